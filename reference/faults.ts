@@ -1,0 +1,35 @@
+/** The catalogue of named faults, as data: the pipeline's own plus each area's. */
+import type { Fault } from './fault.js';
+import { AREAS } from './state.js';
+
+/** Faults of the shared conventions (authentication, versioning, rate-limit headers, conditional requests, errors). */
+const CONVENTION_FAULTS: Fault[] = [
+  { id: 'auth-token-scheme-refused', requirement: 'auth.bearer-and-token-schemes', effect: 'The `token <TOKEN>` scheme is answered 401.' },
+  { id: 'auth-password-accepted', requirement: 'auth.password-rejected', effect: 'Basic username:password is accepted as if it were a token.' },
+  { id: 'auth-invalid-403-first', requirement: 'auth.invalid-credentials-401', effect: 'Invalid credentials are answered 403 from the first attempt.' },
+  { id: 'auth-no-lockout', requirement: 'auth.lockout-403', effect: 'Repeated invalid attempts never lock the user out.' },
+  { id: 'auth-private-visible', requirement: 'auth.no-token-404-or-403', effect: 'Private repositories are readable without a token.' },
+  { id: 'auth-no-accepted-permissions', requirement: 'auth.accepted-permissions-header', effect: 'X-Accepted-<Vendor>-Permissions is never sent.' },
+  { id: 'auth-sso-no-header', requirement: 'auth.sso-403-header', effect: 'The single sign-on 403 lacks the X-<Vendor>-SSO header.' },
+  { id: 'errors-no-message', requirement: 'errors.message', effect: 'Error bodies carry `error` instead of `message`.' },
+  { id: 'versioning-old-version-refused', requirement: 'versioning.listed-versions', effect: 'API version 2022-11-28 is refused with 400.' },
+  { id: 'versioning-v3-media-refused', requirement: 'versioning.media-types', effect: 'The older v3 media type is refused with 415.' },
+  { id: 'ratelimit-endpoint-counted', requirement: 'ratelimit.endpoint-not-counted', effect: 'GET /rate_limit counts against core.' },
+  { id: 'ratelimit-search-shares-core', requirement: 'ratelimit.search-separate', effect: 'Search requests count against core, not search.' },
+  { id: 'ratelimit-search-limit-60', requirement: 'ratelimit.search-per-minute', effect: 'Authenticated search allows 60 requests a minute.' },
+  { id: 'ratelimit-304-counted', requirement: 'ratelimit.304-not-counted', effect: '304 answers consume the rate limit.' },
+  { id: 'ratelimit-exhausted-429', requirement: 'ratelimit.exhausted-403', effect: 'Exhaustion is answered 429 instead of 403.' },
+  { id: 'cond-etag-unquoted', requirement: 'cond.etag-quoted', effect: 'ETag values are sent without the required quotes.' },
+  { id: 'cond-if-none-match-ignored', requirement: 'cond.etag-304', effect: 'A matching If-None-Match is answered 200, never 304.' },
+  { id: 'cond-if-modified-since-ignored', requirement: 'cond.last-modified-304', effect: 'A matching If-Modified-Since is answered 200, never 304.' },
+];
+
+export const FAULTS: readonly Fault[] = [...CONVENTION_FAULTS, ...AREAS.flatMap((a) => a.faults)];
+
+/** Validates fault names; throws naming the unknown ones. */
+export function resolveFaults(names: readonly string[]): Set<string> {
+  const known = new Set(FAULTS.map((f) => f.id));
+  const unknown = names.filter((n) => !known.has(n));
+  if (unknown.length) throw new Error(`unknown fault${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')} (see \`conformance faults\`)`);
+  return new Set(names);
+}

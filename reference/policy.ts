@@ -1,0 +1,61 @@
+/** Per-endpoint admission: token kinds, classic scopes, fine-grained/app permissions, single sign-on. */
+import { createHash } from 'node:crypto';
+import type { Endpoint } from '../spec/catalogue.js';
+import type { VendorNames } from '../spec/vendor.js';
+import { ssoBlocks } from './access.js';
+import { error, type Caller, type HandlerResult } from './http.js';
+import type { World } from './world.js';
+
+const LEVEL = { read: 1, write: 2, admin: 3 } as const;
+
+/** The X-Accepted-<Vendor>-Permissions value for an endpoint, e.g. `security_events=read`. */
+export function acceptedPermissions(endpoint: Endpoint): string | undefined {
+  return endpoint.permission ? `${endpoint.permission.name}=${endpoint.permission.access}` : undefined;
+}
+
+/** Returns a refusal, or undefined when the caller may call the endpoint. */
+export function admit(endpoint: Endpoint, caller: Caller): HandlerResult | undefined {
+  const token = caller.token;
+  if (endpoint.tokens === 'anonymous-ok') return undefined;
+  if (!token) {
+    // "Without a token or with insufficient permissions the answer is 404 or 403."
+    return endpoint.tokens === 'classic-only' ? error(401, 'Requires authentication') : error(404, 'Not Found');
+  }
+  if (endpoint.tokens === 'classic-only' && token.kind !== 'classic') {
+    return error(403, `Resource not accessible by ${token.kind === 'fine-grained' ? 'personal access token' : 'integration'}`);
+  }
+  if (token.kind === 'classic' || token.kind === 'oauth') {
+    const scopes = endpoint.scopes ?? [];
+    if (scopes.length && !scopes.some((s) => token.scopes?.includes(s))) {
+      return error(403, `Missing scope: this endpoint needs one of ${scopes.join(', ')}`);
+    }
+    return undefined;
+  }
+  const need = endpoint.permission;
+  if (!need) return undefined;
+  if (need.userToServerOnly && token.kind === 'app-installation') {
+    return error(403, 'Resource not accessible by integration: user-to-server tokens only');
+  }
+  const held = token.permissions?.[need.name];
+  if (!held || LEVEL[held] < LEVEL[need.access]) {
+    return error(403, `Resource not accessible by ${token.kind === 'fine-grained' ? 'personal access token' : 'integration'}`);
+  }
+  return undefined;
+}
+
+/** "On that 403, header `X-Service-SSO` holds a URL to authorize the token." */
+export function ssoRefusal(
+  world: World, caller: Caller, params: Record<string, string>, names: VendorNames, webBase: string, withHeader: boolean,
+): HandlerResult | undefined {
+  const owner = params.org ?? params.owner;
+  if (!owner || !ssoBlocks(world, caller, owner)) return undefined;
+  const request = createHash('sha1').update(`${caller.token?.value}:${owner}`).digest('hex').slice(0, 20);
+  const result = error(403, 'Resource protected by organization SAML enforcement. You must grant your personal access token access to this organization.');
+  if (withHeader) result.headers = { [names.ssoHeader]: `required; url=${webBase}/orgs/${owner}/sso?authorization_request=${request}` };
+  return result;
+}
+
+/** The partial-results form, for requests spanning several organizations. */
+export function ssoPartialHeader(names: VendorNames, orgIds: readonly number[]): Record<string, string> {
+  return orgIds.length ? { [names.ssoHeader]: `partial-results; organizations=${orgIds.join(',')}` } : {};
+}

@@ -1,0 +1,94 @@
+/**
+ * Per-identity, per-category request counters. Search limits are the spec's; the core limit and
+ * the other categories' values are not shown, so the reference uses the real platform's figures.
+ */
+import { LIMITS, RATE_CATEGORIES, type RateCategory } from '../spec/limits.js';
+
+export interface Quota {
+  limit: number;
+  windowMs: number;
+}
+
+export type QuotaTable = Record<RateCategory, { authenticated: Quota; anonymous: Quota }>;
+
+const HOUR = 3_600_000;
+const MINUTE = 60_000;
+
+export const DEFAULT_QUOTAS: QuotaTable = {
+  core: { authenticated: { limit: 5000, windowMs: HOUR }, anonymous: { limit: 60, windowMs: HOUR } },
+  search: {
+    authenticated: { limit: LIMITS.search.perMinuteAuthenticated, windowMs: MINUTE },
+    anonymous: { limit: LIMITS.search.perMinuteAnonymous, windowMs: MINUTE },
+  },
+  graphql: { authenticated: { limit: 5000, windowMs: HOUR }, anonymous: { limit: 0, windowMs: HOUR } },
+  integration_manifest: { authenticated: { limit: 5000, windowMs: HOUR }, anonymous: { limit: 5000, windowMs: HOUR } },
+  code_scanning_upload: { authenticated: { limit: 1000, windowMs: HOUR }, anonymous: { limit: 0, windowMs: HOUR } },
+};
+
+export interface RateStatus {
+  limit: number;
+  remaining: number;
+  reset: number;
+  used: number;
+}
+
+interface Window {
+  startedAt: number;
+  used: number;
+}
+
+export class RateLimiter {
+  private windows = new Map<string, Window>();
+
+  constructor(private readonly quotas: QuotaTable, private readonly now: () => number) {}
+
+  private quota(category: RateCategory, authenticated: boolean): Quota {
+    const row = this.quotas[category];
+    return authenticated ? row.authenticated : row.anonymous;
+  }
+
+  private window(key: string, category: RateCategory, quota: Quota): Window {
+    const id = `${key}\u0000${category}`;
+    const t = this.now();
+    let w = this.windows.get(id);
+    if (!w || t >= w.startedAt + quota.windowMs) {
+      w = { startedAt: t, used: 0 };
+      this.windows.set(id, w);
+    }
+    return w;
+  }
+
+  status(key: string, category: RateCategory, authenticated: boolean): RateStatus {
+    const quota = this.quota(category, authenticated);
+    const w = this.window(key, category, quota);
+    return {
+      limit: quota.limit,
+      remaining: Math.max(quota.limit - w.used, 0),
+      reset: Math.ceil((w.startedAt + quota.windowMs) / 1000),
+      used: w.used,
+    };
+  }
+
+  consume(key: string, category: RateCategory, authenticated: boolean): void {
+    const quota = this.quota(category, authenticated);
+    this.window(key, category, quota).used += 1;
+  }
+
+  all(key: string, authenticated: boolean): Record<RateCategory, RateStatus> {
+    const out = {} as Record<RateCategory, RateStatus>;
+    for (const c of RATE_CATEGORIES) out[c] = this.status(key, c, authenticated);
+    return out;
+  }
+}
+
+/** Merges partial overrides (e.g. a test's smaller window) into the default table. */
+export function quotaTable(overrides: Partial<Record<RateCategory, Partial<{ authenticated: Partial<Quota>; anonymous: Partial<Quota> }>>> = {}): QuotaTable {
+  const out = structuredClone(DEFAULT_QUOTAS);
+  for (const c of RATE_CATEGORIES) {
+    const o = overrides[c];
+    if (!o) continue;
+    Object.assign(out[c].authenticated, o.authenticated ?? {});
+    Object.assign(out[c].anonymous, o.anonymous ?? {});
+  }
+  return out;
+}

@@ -1,0 +1,72 @@
+/** Representations shared by every area: the user object and the embedded repository object. */
+import type { HandlerContext } from './http.js';
+import type { Account, Repo } from './world.js';
+
+/** Document 1, "User object". */
+export function renderUser(ctx: Pick<HandlerContext, 'apiBase' | 'webBase'>, account: Account): Record<string, unknown> {
+  const url = `${ctx.apiBase}/users/${account.login}`;
+  return {
+    login: account.login,
+    id: account.id,
+    node_id: nodeId('U', account.id),
+    avatar_url: `${ctx.webBase}/avatars/${account.login}`,
+    gravatar_id: '',
+    url,
+    html_url: `${ctx.webBase}/${account.login}`,
+    followers_url: `${url}/followers`,
+    following_url: `${url}/following{/other_user}`,
+    gists_url: `${url}/gists{/gist_id}`,
+    starred_url: `${url}/starred{/owner}{/repo}`,
+    subscriptions_url: `${url}/subscriptions`,
+    organizations_url: `${url}/orgs`,
+    repos_url: `${url}/repos`,
+    events_url: `${url}/events{/privacy}`,
+    received_events_url: `${url}/received_events`,
+    type: account.type,
+    site_admin: account.siteAdmin ?? false,
+  };
+}
+
+/** The repository link fields the spec lists, with the URI templates the real platform uses. */
+const REPO_LINKS: Record<string, string> = {
+  archive_url: '/{archive_format}{/ref}', assignees_url: '/assignees{/user}', blobs_url: '/git/blobs{/sha}',
+  branches_url: '/branches{/branch}', collaborators_url: '/collaborators{/collaborator}', comments_url: '/comments{/number}',
+  commits_url: '/commits{/sha}', compare_url: '/compare/{base}...{head}', contents_url: '/contents/{+path}',
+  contributors_url: '/contributors', deployments_url: '/deployments', downloads_url: '/downloads', events_url: '/events',
+  forks_url: '/forks', git_commits_url: '/git/commits{/sha}', git_refs_url: '/git/refs{/sha}', git_tags_url: '/git/tags{/sha}',
+  issue_comment_url: '/issues/comments{/number}', issue_events_url: '/issues/events{/number}', issues_url: '/issues{/number}',
+  keys_url: '/keys{/key_id}', labels_url: '/labels{/name}', languages_url: '/languages', merges_url: '/merges',
+  milestones_url: '/milestones{/number}', notifications_url: '/notifications{?since,all,participating}', pulls_url: '/pulls{/number}',
+  releases_url: '/releases{/id}', stargazers_url: '/stargazers', statuses_url: '/statuses/{sha}', subscribers_url: '/subscribers',
+  subscription_url: '/subscription', tags_url: '/tags', teams_url: '/teams', trees_url: '/git/trees{/sha}', hooks_url: '/hooks',
+};
+
+/** Document 1, "Repository object (embedded in results)". */
+export function renderRepo(ctx: Pick<HandlerContext, 'apiBase' | 'webBase' | 'state'>, repo: Repo): Record<string, unknown> {
+  const owner = ctx.state.world.account(repo.owner);
+  const url = `${ctx.apiBase}/repos/${repo.owner}/${repo.name}`;
+  const host = new URL(ctx.webBase).host;
+  const links: Record<string, string> = {};
+  for (const [field, suffix] of Object.entries(REPO_LINKS)) links[field] = `${url}${suffix}`;
+  return {
+    id: repo.id,
+    node_id: nodeId('R', repo.id),
+    name: repo.name,
+    full_name: `${repo.owner}/${repo.name}`,
+    owner: owner ? renderUser(ctx, owner) : {},
+    private: repo.private,
+    html_url: `${ctx.webBase}/${repo.owner}/${repo.name}`,
+    description: repo.description,
+    fork: repo.fork,
+    url,
+    ...links,
+    git_url: `git://${host}/${repo.owner}/${repo.name}.git`,
+    ssh_url: `git@${host}:${repo.owner}/${repo.name}.git`,
+    svn_url: `${ctx.webBase}/${repo.owner}/${repo.name}`,
+  };
+}
+
+/** Opaque, stable node ids. */
+export function nodeId(kind: string, id: number | string): string {
+  return Buffer.from(`${kind}_${id}`).toString('base64').replace(/=+$/, '');
+}

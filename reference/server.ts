@@ -1,0 +1,266 @@
+/**
+ * The reference implementation: both spec documents served over real HTTP from memory.
+ * One pipeline applies the shared conventions (versioning, authentication, rate limits,
+ * admission, single sign-on, conditional requests, error bodies) before and after each area's handler.
+ */
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { matchEndpoint } from '../spec/catalogue.js';
+import type { RateCategory } from '../spec/limits.js';
+import { vendorNames, type VendorNames } from '../spec/vendor.js';
+import { API_VERSIONS } from '../spec/vocabulary.js';
+import { authenticate } from './auth.js';
+import { resolveFaults } from './faults.js';
+import { error, type Handler, type HandlerContext, type HandlerResult } from './http.js';
+import { DEFAULT_LOCKOUT, type LockoutPolicy } from './lockout.js';
+import { acceptedPermissions, admit, ssoRefusal } from './policy.js';
+import { quotaTable } from './rate-limiter.js';
+import { AREAS, createState, type ReferenceState } from './state.js';
+
+export interface ReferenceOptions {
+  /** 0 picks a free port. */
+  port?: number;
+  host?: string;
+  /** Path prefix of a self-hosted installation, e.g. /api/v3. */
+  prefix?: string;
+  faults?: readonly string[];
+  /** Vendor word in header and media-type names: `service` (the spec) or e.g. `github`. */
+  vendor?: string;
+  /** Clock in epoch milliseconds (tests move time forward). */
+  now?: () => number;
+  /** Serve the retired source-import interface as 503 everywhere. */
+  importsRetired?: boolean;
+  quotas?: Parameters<typeof quotaTable>[0];
+  lockout?: Partial<LockoutPolicy>;
+}
+
+export interface RunningReference {
+  /** API root including the prefix, e.g. http://127.0.0.1:8080/api/v3 */
+  url: string;
+  origin: string;
+  port: number;
+  state: ReferenceState;
+  close(): Promise<void>;
+}
+
+const HANDLERS: Record<string, Handler> = Object.assign({}, ...AREAS.map((a) => a.handlers));
+const DEFAULT_VERSION = API_VERSIONS[0];
+const MAX_BODY = 1024 * 1024;
+
+export async function startReference(options: ReferenceOptions = {}): Promise<RunningReference> {
+  const faults = resolveFaults(options.faults ?? []);
+  const names = vendorNames(options.vendor ?? 'service');
+  const prefix = normalizePrefix(options.prefix ?? '');
+  const now = options.now ?? Date.now;
+  const state = createState({
+    now, quotas: quotaTable(options.quotas), lockout: { ...DEFAULT_LOCKOUT, ...options.lockout },
+    importsRetired: options.importsRetired ?? false,
+  });
+  let origin = '';
+  const server: Server = createServer((req, res) => {
+    handle(req, res, { state, names, prefix, origin, now, fault: (id) => faults.has(id) }).catch((err: unknown) => {
+      if (!res.headersSent) send(res, error(500, `Internal error: ${(err as Error).message}`), {});
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 1000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  origin = `http://${host}:${address.port}`;
+  return {
+    url: `${origin}${prefix}`,
+    origin,
+    port: address.port,
+    state,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+function normalizePrefix(prefix: string): string {
+  if (!prefix || prefix === '/') return '';
+  return `/${prefix.replace(/^\/+|\/+$/g, '')}`;
+}
+
+interface Env {
+  state: ReferenceState;
+  names: VendorNames;
+  prefix: string;
+  origin: string;
+  now: () => number;
+  fault: (id: string) => boolean;
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Promise<void> {
+  const { state, names, fault } = env;
+  const url = new URL(req.url ?? '/', env.origin);
+  const method = (req.method ?? 'GET').toUpperCase();
+  const remote = req.socket.remoteAddress ?? 'unknown';
+  const common: Record<string, string> = {};
+  const finish = (result: HandlerResult, rate?: { key: string; category: RateCategory; authenticated: boolean }) => {
+    if (rate) Object.assign(common, rateHeaders(state, rate.key, rate.category, rate.authenticated));
+    if (fault('errors-no-message')) stripMessage(result);
+    send(res, result, common);
+  };
+
+  const raw = await readBody(req);
+  if (raw === undefined) return finish(error(413, 'Request body too large'));
+
+  // Versioning: "Values appearing in the interface: 2022-11-28 and 2026-03-10."
+  const requested = header(req, names.apiVersionHeader);
+  const version = requested ?? DEFAULT_VERSION;
+  const versionRefused = !(API_VERSIONS as readonly string[]).includes(version) || (fault('versioning-old-version-refused') && version === '2022-11-28');
+  common[names.apiVersionSelectedHeader] = version;
+  const accept = (req.headers.accept ?? '').toLowerCase();
+  const textMatch = accept.includes(names.textMatchMediaType) || accept.includes(names.textMatchMediaTypeV3);
+  common[names.mediaTypeHeader] = `${names.word}.v3;${textMatch ? ' param=text-match;' : ''} format=json`;
+
+  const auth = authenticate(req.headers, state, remote, fault);
+  const caller = auth.ok ? auth.caller : null;
+  const rateKey = auth.ok ? auth.caller.rateKey : auth.rateKey;
+  const authenticated = caller?.token != null;
+
+  if (!url.pathname.startsWith(env.prefix)) return finish(error(404, 'Not Found'), { key: rateKey, category: 'core', authenticated });
+  const path = url.pathname.slice(env.prefix.length) || '/';
+  const match = matchEndpoint(method, path);
+  if (!match) return finish(error(404, 'Not Found'), { key: rateKey, category: 'core', authenticated });
+  const { endpoint, params } = match;
+  let category: RateCategory | null = endpoint.category;
+  if (category === 'search' && fault('ratelimit-search-shares-core')) category = 'core';
+  if (category === null && fault('ratelimit-endpoint-counted')) category = 'core';
+  const rate = { key: rateKey, category: category ?? 'core', authenticated };
+  const permissions = acceptedPermissions(endpoint);
+  if (permissions && !fault('auth-no-accepted-permissions')) common[names.acceptedPermissionsHeader] = permissions;
+  if (endpoint.scopes) common['X-Accepted-OAuth-Scopes'] = endpoint.scopes.join(', ');
+  if (caller?.token?.scopes) common['X-OAuth-Scopes'] = caller.token.scopes.join(', ');
+
+  if (versionRefused) return finish(error(400, `API version ${version} is not supported.`), rate);
+  if (fault('versioning-v3-media-refused') && accept.includes(names.mediaTypeV3)) {
+    return finish(error(415, `Unsupported media type ${names.mediaTypeV3}`), rate);
+  }
+  if (!auth.ok) return finish(auth.result, rate);
+  const authedCaller = auth.caller;
+
+  if (category) {
+    const status = state.rateLimiter.status(rateKey, category, authenticated);
+    const limit = category === 'search' && authenticated && fault('ratelimit-search-limit-60') ? 60 : status.limit;
+    if (status.used >= limit) {
+      const retryAfter = Math.max(status.reset - Math.floor(env.now() / 1000), 0);
+      const refusal = error(fault('ratelimit-exhausted-429') ? 429 : 403,
+        `API rate limit exceeded for ${rateKey}. Limit resets at ${new Date(status.reset * 1000).toISOString()}.`);
+      refusal.headers = { 'Retry-After': String(retryAfter) };
+      return finish(refusal, rate);
+    }
+  }
+
+  if (endpoint.area === 'imports' && state.importsRetired) {
+    return finish(error(503, 'The source import interface is retired and unavailable.'), rate);
+  }
+  const refusal = admit(endpoint, authedCaller) ?? ssoRefusal(state.world, authedCaller, params, names, env.origin, !fault('auth-sso-no-header'));
+  if (refusal) return count(refusal);
+
+  let body: Record<string, unknown> = {};
+  if (raw.length && method !== 'GET') {
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+      body = parsed as Record<string, unknown>;
+    } catch {
+      return count(error(400, 'Problems parsing JSON'));
+    }
+  }
+
+  const handler = HANDLERS[endpoint.id];
+  if (!handler) return count(error(501, `Not implemented: ${endpoint.method} ${endpoint.path}`));
+  const ctx: HandlerContext = {
+    endpoint, params, query: url.searchParams, body, headers: req.headers, caller: authedCaller, state, names,
+    apiBase: `${env.origin}${env.prefix}`, webBase: env.origin, url, textMatch, now: env.now, fault,
+  };
+  const result = conditional(req, await handler(ctx), fault);
+  return count(result);
+
+  function count(result: HandlerResult): void {
+    // "304 answers to conditional requests do not consume the rate limit."
+    if (category && (result.status !== 304 || fault('ratelimit-304-counted'))) state.rateLimiter.consume(rateKey, category, authenticated);
+    finish(result, rate);
+  }
+}
+
+/** ETag / If-None-Match on every successful GET, Last-Modified / If-Modified-Since where a handler dates its data. */
+function conditional(req: IncomingMessage, result: HandlerResult, fault: (id: string) => boolean): HandlerResult {
+  if ((req.method ?? 'GET').toUpperCase() !== 'GET' || result.status !== 200 || result.body === undefined) return result;
+  const digest = createHash('sha1').update(JSON.stringify(result.body)).digest('hex');
+  const etag = fault('cond-etag-unquoted') ? digest : `"${digest}"`;
+  const headers: Record<string, string> = { ...result.headers, ETag: etag };
+  if (result.lastModified !== undefined) headers['Last-Modified'] = new Date(result.lastModified).toUTCString();
+  const notModified = { status: 304, headers };
+  const ifNoneMatch = req.headers['if-none-match'];
+  if (ifNoneMatch && !fault('cond-if-none-match-ignored')) {
+    // The quotes are part of the value: an unquoted copy does not match.
+    const candidates = ifNoneMatch.split(',').map((v) => v.trim().replace(/^W\//, ''));
+    if (candidates.includes(`"${digest}"`) || candidates.includes('*')) return notModified;
+  }
+  const ifModifiedSince = req.headers['if-modified-since'];
+  if (ifModifiedSince && result.lastModified !== undefined && !fault('cond-if-modified-since-ignored')) {
+    const since = Date.parse(ifModifiedSince);
+    if (!Number.isNaN(since) && Math.floor(result.lastModified / 1000) * 1000 <= since) return notModified;
+  }
+  return { ...result, headers };
+}
+
+function rateHeaders(state: ReferenceState, key: string, category: RateCategory, authenticated: boolean): Record<string, string> {
+  const s = state.rateLimiter.status(key, category, authenticated);
+  return {
+    'X-RateLimit-Limit': String(s.limit),
+    'X-RateLimit-Remaining': String(s.remaining),
+    'X-RateLimit-Used': String(s.used),
+    'X-RateLimit-Reset': String(s.reset),
+    'X-RateLimit-Resource': category,
+  };
+}
+
+function stripMessage(result: HandlerResult): void {
+  if (result.status < 400 || !result.body || typeof result.body !== 'object') return;
+  const { message, ...rest } = result.body as Record<string, unknown>;
+  result.body = { error: message, ...rest };
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name.toLowerCase()];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function readBody(req: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(tooLarge ? undefined : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, result: HandlerResult, common: Record<string, string>): void {
+  const headers: Record<string, string> = { ...common, ...result.headers };
+  const hasBody = result.body !== undefined && result.status !== 204 && result.status !== 205 && result.status !== 304;
+  const payload = hasBody ? JSON.stringify(result.body) : '';
+  if (hasBody) headers['Content-Type'] = 'application/json; charset=utf-8';
+  headers['Content-Length'] = String(Buffer.byteLength(payload));
+  res.writeHead(result.status, headers);
+  res.end(payload);
+}

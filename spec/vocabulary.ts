@@ -1,0 +1,37 @@
+/** Enumerations and fixed strings the spec states. */
+
+/** Document 1, "Reasons". */
+export const NOTIFICATION_REASONS = [
+  'assign', 'author', 'comment', 'ci_activity', 'invitation', 'manual', 'mention',
+  'review_requested', 'security_alert', 'state_change', 'subscribed', 'team_mention',
+] as const;
+export type NotificationReason = (typeof NOTIFICATION_REASONS)[number];
+
+/** Document 2, "Code scanning alert". */
+export const ALERT_STATES = ['open', 'dismissed', 'fixed'] as const;
+export type AlertState = (typeof ALERT_STATES)[number];
+/** States a PATCH may set. */
+export const ALERT_PATCH_STATES = ['open', 'dismissed'] as const;
+/** Non-null dismissal reasons. */
+export const DISMISSED_REASONS = ['false positive', "won't fix", 'used in tests'] as const;
+export type DismissedReason = (typeof DISMISSED_REASONS)[number];
+
+/** Document 2, "Import status". */
+export const IMPORT_STATUSES = [
+  'detecting', 'importing', 'mapping', 'pushing', 'complete', 'auth_failed', 'error',
+  'detection_needs_auth', 'detection_found_nothing', 'detection_found_multiple',
+] as const;
+export type ImportStatus = (typeof IMPORT_STATUSES)[number];
+/** The happy path, in order, with no state skipped. */
+export const IMPORT_PROGRESSION = ['detecting', 'importing', 'mapping', 'pushing', 'complete'] as const;
+/** use_lfs values in records; samples also show a boolean. */
+export const USE_LFS_VALUES = ['opt_in', 'opt_out', 'undecided'] as const;
+
+/** Document 1, "Versioning". */
+export const API_VERSIONS = ['2022-11-28', '2026-03-10'] as const;
+
+/** Document 1: the search-specific 422 message. */
+export const VALIDATION_FAILED = 'Validation failed';
+
+/** Event type names seen, with payload shapes stated. */
+export const EVENT_TYPES = ['WatchEvent', 'PushEvent', 'CreateEvent'] as const;

@@ -1,0 +1,15 @@
+/** Documented exit codes; every command uses these and nothing else. */
+export const EXIT = {
+  ok: 0,
+  checkFailed: 1,
+  usage: 2,
+  unreachable: 3,
+  budgetExhausted: 4,
+} as const;
+
+/** An error a user can act on: printed as one line, never as a stack trace. */
+export class UserError extends Error {
+  constructor(message: string, readonly exitCode: number = EXIT.usage) {
+    super(message);
+  }
+}
