@@ -8,7 +8,6 @@ const CONVENTION_FAULTS: Fault[] = [
   { id: 'auth-password-accepted', requirement: 'auth.password-rejected', effect: 'Basic username:password is accepted as if it were a token.' },
   { id: 'auth-invalid-403-first', requirement: 'auth.invalid-credentials-401', effect: 'Invalid credentials are answered 403 from the first attempt.' },
   { id: 'auth-no-lockout', requirement: 'auth.lockout-403', effect: 'Repeated invalid attempts never lock the user out.' },
-  { id: 'auth-private-visible', requirement: 'auth.no-token-404-or-403', effect: 'Private repositories are readable without a token.' },
   { id: 'auth-no-accepted-permissions', requirement: 'auth.accepted-permissions-header', effect: 'X-Accepted-<Vendor>-Permissions is never sent.' },
   { id: 'auth-sso-no-header', requirement: 'auth.sso-403-header', effect: 'The single sign-on 403 lacks the X-<Vendor>-SSO header.' },
   { id: 'errors-no-message', requirement: 'errors.message', effect: 'Error bodies carry `error` instead of `message`.' },

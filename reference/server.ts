@@ -130,10 +130,14 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
   const rateKey = auth.ok ? auth.caller.rateKey : auth.rateKey;
   const authenticated = caller?.token != null;
 
-  if (!url.pathname.startsWith(env.prefix)) return finish(error(404, 'Not Found'), { key: rateKey, category: 'core', authenticated });
-  const path = url.pathname.slice(env.prefix.length) || '/';
-  const match = matchEndpoint(method, path);
-  if (!match) return finish(error(404, 'Not Found'), { key: rateKey, category: 'core', authenticated });
+  const path = url.pathname.startsWith(env.prefix) ? url.pathname.slice(env.prefix.length) || '/' : undefined;
+  const match = path === undefined ? undefined : matchEndpoint(method, path);
+  if (!match || !auth.ok) {
+    // Unknown paths and refused credentials still answer with the caller's core rate-limit headers.
+    const rate = { key: rateKey, category: 'core' as const, authenticated };
+    if (auth.ok) state.rateLimiter.consume(rateKey, 'core', authenticated);
+    return finish(auth.ok ? error(404, 'Not Found') : auth.result, rate);
+  }
   const { endpoint, params } = match;
   let category: RateCategory | null = endpoint.category;
   if (category === 'search' && fault('ratelimit-search-shares-core')) category = 'core';
@@ -148,7 +152,6 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
   if (fault('versioning-v3-media-refused') && accept.includes(names.mediaTypeV3)) {
     return finish(error(415, `Unsupported media type ${names.mediaTypeV3}`), rate);
   }
-  if (!auth.ok) return finish(auth.result, rate);
   const authedCaller = auth.caller;
 
   if (category) {

@@ -52,6 +52,8 @@ export interface Token {
   ssoAuthorized?: string[];
   /** App installation tokens act for an installation, counted separately. */
   installationId?: number;
+  /** The key naming this token in the reference's own target profile. */
+  role: string;
 }
 
 export const USERS: Account[] = [
@@ -90,14 +92,14 @@ export const REPOS: Repo[] = [
 
 /** Token values are fixed and fake: the reference's own profile names them. */
 export const TOKENS: Token[] = [
-  { value: 'ref-classic-full', kind: 'classic', login: 'mona', scopes: ['repo', 'notifications', 'security_events', 'read:org'], ssoAuthorized: ['acme'] },
-  { value: 'ref-classic-public', kind: 'classic', login: 'ada', scopes: ['public_repo'] },
-  { value: 'ref-classic-sso-unauthorized', kind: 'classic', login: 'mona', scopes: ['repo', 'notifications', 'security_events', 'read:org'], ssoAuthorized: [] },
-  { value: 'ref-fine-grained', kind: 'fine-grained', login: 'mona', permissions: { contents: 'write', security_events: 'write', metadata: 'read' } },
-  { value: 'ref-fine-grained-bare', kind: 'fine-grained', login: 'mona', permissions: { metadata: 'read' } },
-  { value: 'ref-app-user', kind: 'app-user', login: 'mona', permissions: { contents: 'write', security_events: 'write', metadata: 'read' } },
-  { value: 'ref-app-installation', kind: 'app-installation', login: 'acme', installationId: 9001, permissions: { contents: 'write', security_events: 'write', metadata: 'read' } },
-  { value: 'ref-locksmith', kind: 'classic', login: 'locksmith', scopes: ['repo', 'notifications'] },
+  { role: 'classic', value: 'ref-classic-full', kind: 'classic', login: 'mona', scopes: ['repo', 'notifications', 'security_events', 'read:org'], ssoAuthorized: ['acme'] },
+  { role: 'classic_public', value: 'ref-classic-public', kind: 'classic', login: 'ada', scopes: ['public_repo'] },
+  { role: 'sso_unauthorized', value: 'ref-classic-sso-unauthorized', kind: 'classic', login: 'mona', scopes: ['repo', 'notifications', 'security_events', 'read:org'], ssoAuthorized: [] },
+  { role: 'fine_grained', value: 'ref-fine-grained', kind: 'fine-grained', login: 'mona', permissions: { contents: 'write', security_events: 'write', metadata: 'read' } },
+  { role: 'fine_grained_bare', value: 'ref-fine-grained-bare', kind: 'fine-grained', login: 'mona', permissions: { metadata: 'read' } },
+  { role: 'app_user', value: 'ref-app-user', kind: 'app-user', login: 'mona', permissions: { contents: 'write', security_events: 'write', metadata: 'read' } },
+  { role: 'app_installation', value: 'ref-app-installation', kind: 'app-installation', login: 'acme', installationId: 9001, permissions: { contents: 'write', security_events: 'write', metadata: 'read' } },
+  { role: 'lockout', value: 'ref-locksmith', kind: 'classic', login: 'locksmith', scopes: ['repo', 'notifications'] },
 ];
 
 export class World {

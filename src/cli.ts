@@ -1,8 +1,10 @@
 /** `conformance` command line. Every failure a user can cause is one line on stderr and a documented exit code. */
 import yargs, { type Argv } from 'yargs';
 import { FAULTS } from '../reference/faults.js';
+import { referenceProfile } from '../reference/profile.js';
 import { startReference } from '../reference/server.js';
 import { EXIT, UserError } from './exit-codes.js';
+import { writeFileAtomic } from './fs-atomic.js';
 
 function fail(message: string, code: number = EXIT.usage): never {
   throw new UserError(message, code);
@@ -15,7 +17,8 @@ function referenceCommand(y: Argv) {
     .option('prefix', { type: 'string', default: '', describe: 'Path prefix of a self-hosted installation, e.g. /api/v3' })
     .option('faults', { type: 'string', default: '', describe: 'Comma-separated named faults to switch on (see `conformance faults`)' })
     .option('vendor', { type: 'string', default: 'service', describe: 'Vendor word in header and media-type names' })
-    .option('imports-retired', { type: 'boolean', default: false, describe: 'Answer every source-import endpoint with 503' });
+    .option('imports-retired', { type: 'boolean', default: false, describe: 'Answer every source-import endpoint with 503' })
+    .option('write-profile', { type: 'string', describe: 'Write the target profile for this reference to a file' });
 }
 
 export async function main(argv: string[]): Promise<void> {
@@ -37,6 +40,7 @@ export async function main(argv: string[]): Promise<void> {
           if (e.code === 'EADDRNOTAVAIL' || e.code === 'EACCES') fail(`cannot bind ${args.host}:${args.port} (${e.code})`);
           fail(e.message);
         }
+        if (args['write-profile']) writeFileAtomic(args['write-profile'], `${JSON.stringify(referenceProfile(running, args.vendor), null, 2)}\n`);
         const label = faults.length ? ` with faults ${faults.join(', ')}` : '';
         process.stdout.write(`reference listening on ${running.url}${label}\n`);
         const stop = () => void running.close().then(() => process.exit(EXIT.ok));

@@ -6,7 +6,10 @@ export interface Requirement {
   doc: 1 | 2;
   /** Section heading of the spec document the sentence comes from. */
   section: string;
-  /** The spec's own words. */
+  /**
+   * The spec's own words, verbatim. Table cells are quoted with ` | ` between them as in the
+   * source; separate passages are joined with ` … `.
+   */
   sentence: string;
 }
 

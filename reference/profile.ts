@@ -1,0 +1,47 @@
+/** The reference's own target profile, derived from its world so nothing is written twice. */
+import type { Profile, ProfileToken, TokenName } from '../src/profile.js';
+import type { RunningReference } from './server.js';
+
+export function referenceProfile(running: RunningReference, vendor = 'service'): Profile {
+  const { world } = running.state;
+  const tokens: Partial<Record<TokenName, ProfileToken>> = {};
+  let lockout: Profile['lockout_user'];
+  for (const t of world.tokens.values()) {
+    if (t.role === 'lockout') {
+      lockout = { login: t.login, token: t.value };
+      continue;
+    }
+    tokens[t.role as TokenName] = {
+      value: t.value, kind: t.kind, login: t.login,
+      ...(t.scopes ? { scopes: t.scopes } : {}), ...(t.permissions ? { permissions: t.permissions } : {}),
+    };
+  }
+  tokens.invalid = { value: 'ref-invalid-token' };
+  const repos = world.liveRepos();
+  const name = (pred: (r: (typeof repos)[number]) => boolean) => {
+    const r = repos.find(pred);
+    return r ? `${r.owner}/${r.name}` : undefined;
+  };
+  const moved = [...world.repos.values()].find((r) => r.movedTo);
+  const publicRepo = repos.find((r) => !r.private && !r.archived && r.advancedSecurity && !r.workflowAutomation);
+  const ssoOrg = [...world.orgs.values()].find((o) => o.enforcesSso);
+  const url = new URL(running.url);
+  return {
+    base_url: running.origin,
+    ...(url.pathname !== '/' ? { prefix: url.pathname } : {}),
+    vendor,
+    tokens,
+    ...(lockout ? { lockout_user: lockout } : {}),
+    resources: {
+      ...(publicRepo ? { public_repo: `${publicRepo.owner}/${publicRepo.name}`, label_repository_id: publicRepo.id } : {}),
+      private_repo: name((r) => r.private)!,
+      workflow_repo: name((r) => r.workflowAutomation)!,
+      import_repo: name((r) => r.name === 'import-target')!,
+      archived_repo: name((r) => r.archived)!,
+      no_advanced_security_repo: name((r) => !r.advancedSecurity)!,
+      ...(moved?.movedTo ? { moved_network: { from: `${moved.owner}/${moved.name}`, to: moved.movedTo } } : {}),
+      ...(ssoOrg ? { org: ssoOrg.login, sso_org: ssoOrg.login } : {}),
+      usernames: [...world.users.keys()],
+    },
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * The target profile: how to reach and exercise one implementation. Loaded from JSON, checked
+ * against schemas/profile.schema.json, with `env:NAME` token values resolved from the environment.
+ */
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { EXIT, UserError } from './exit-codes.js';
+import { readPackageJson } from './paths.js';
+
+export type TokenName =
+  | 'classic' | 'classic_public' | 'fine_grained' | 'fine_grained_bare' | 'app_user' | 'app_installation' | 'invalid' | 'sso_unauthorized';
+
+export interface ProfileToken {
+  value: string;
+  kind?: 'classic' | 'fine-grained' | 'app-user' | 'app-installation' | 'oauth' | 'workflow';
+  login?: string;
+  scopes?: string[];
+  permissions?: Record<string, 'read' | 'write' | 'admin'>;
+}
+
+export interface ProfileResources {
+  public_repo?: string;
+  private_repo?: string;
+  workflow_repo?: string;
+  import_repo?: string;
+  archived_repo?: string;
+  no_advanced_security_repo?: string;
+  moved_network?: { from: string; to: string };
+  org?: string;
+  sso_org?: string;
+  alert_numbers?: number[];
+  thread_ids?: string[];
+  label_repository_id?: number;
+  usernames?: string[];
+  search_keyword?: string;
+  import_urls?: Record<string, string>;
+}
+
+export interface Profile {
+  base_url: string;
+  prefix?: string;
+  vendor?: string;
+  tokens?: Partial<Record<TokenName, ProfileToken>>;
+  lockout_user?: { login: string; token: string };
+  resources?: ProfileResources;
+}
+
+const validate = new Ajv2020({ allErrors: false, strict: true }).compile<Profile>(readPackageJson<object>('schemas', 'profile.schema.json'));
+
+/** Checks a parsed profile and resolves `env:NAME` values. `source` names it in errors. */
+export function parseProfile(data: unknown, source: string, env: NodeJS.ProcessEnv = process.env): Profile {
+  if (!validate(data)) {
+    const e = validate.errors?.[0];
+    const where = e?.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '(top level)';
+    const detail = e?.keyword === 'additionalProperties' ? `unknown key "${(e.params as { additionalProperty: string }).additionalProperty}"` : e?.message;
+    throw new UserError(`profile ${source}: ${where}: ${detail}`, EXIT.usage);
+  }
+  const profile = structuredClone(data);
+  const resolve = (value: string, where: string): string => {
+    if (!value.startsWith('env:')) return value;
+    const name = value.slice(4);
+    const resolved = env[name];
+    if (!resolved) throw new UserError(`profile ${source}: ${where} names environment variable ${name}, which is not set`, EXIT.usage);
+    return resolved;
+  };
+  for (const [name, token] of Object.entries(profile.tokens ?? {})) token.value = resolve(token.value, `tokens.${name}.value`);
+  if (profile.lockout_user) profile.lockout_user.token = resolve(profile.lockout_user.token, 'lockout_user.token');
+  return profile;
+}
+
+export function loadProfile(path: string, env: NodeJS.ProcessEnv = process.env): Profile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new UserError(`profile ${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? 'error'})`, EXIT.usage);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new UserError(`profile ${path}: not valid JSON (${(err as Error).message})`, EXIT.usage);
+  }
+  return parseProfile(data, path, env);
+}
+
+/** Every secret a profile holds, for redaction of transcripts and reports. */
+export function profileSecrets(profile: Profile): string[] {
+  const out = Object.values(profile.tokens ?? {}).map((t) => t.value);
+  if (profile.lockout_user) out.push(profile.lockout_user.token);
+  return out.filter((v) => v.length > 0);
+}

@@ -1,0 +1,79 @@
+/** The command line as a user meets it: the compiled bin, real processes, exit codes and one-line errors. */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseProfile } from '../src/profile.js';
+import { packagePath } from '../src/paths.js';
+import { call } from './helpers/reference.js';
+
+const BIN = packagePath('bin', 'conformance.js');
+const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 20_000 });
+
+/** Starts `conformance reference` and resolves with its printed URL once it listens. */
+function serve(...args: string[]): Promise<{ url: string; stop: () => Promise<number | null> }> {
+  const child = spawn(process.execPath, [BIN, 'reference', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (\S+)/.exec(out);
+      if (m) resolve({ url: m[1]!, stop: () => new Promise((done) => { child.once('exit', (code) => done(code)); child.kill('SIGTERM'); }) });
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code}`)));
+  });
+}
+
+describe('conformance CLI', () => {
+  const blockers: Server[] = [];
+  afterAll(() => blockers.forEach((s) => s.close()));
+
+  it('--help works and lists the commands', () => {
+    const r = run('--help');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('reference');
+  });
+
+  it('reference --port 0 prints its URL, serves, and stops cleanly on SIGTERM', async () => {
+    const server = await serve('--port', '0', '--prefix', '/api/v3');
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v3$/);
+    expect((await call(server.url, '/rate_limit')).status).toBe(200);
+    expect(await server.stop()).toBe(0);
+  });
+
+  it('writes the reference profile with --write-profile', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'cli-')), 'target.json');
+    const server = await serve('--port', '0', '--write-profile', file);
+    const profile = parseProfile(JSON.parse(readFileSync(file, 'utf8')), file);
+    expect(server.url.startsWith(profile.base_url)).toBe(true);
+    await server.stop();
+  });
+
+  it('gives a one-line error and exit code 2 for a bad flag, an unknown fault, a bad port', () => {
+    for (const args of [['reference', '--bogus'], ['reference', '--port', '0', '--faults', 'no-such-fault'], ['reference', '--port', '70000'], ['nonsense']]) {
+      const r = run(...args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(r.stderr).toMatch(/^conformance: /);
+    }
+  });
+
+  it('gives a one-line error and exit code 2 when the port is in use', async () => {
+    const blocker = createServer();
+    blockers.push(blocker);
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    const r = run('reference', '--port', String(port));
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim()).toBe(`conformance: port ${port} on 127.0.0.1 is already in use`);
+  });
+
+  it('lists the named faults', () => {
+    const r = run('faults', '--json');
+    expect(r.status).toBe(0);
+    const faults = JSON.parse(r.stdout) as { id: string; requirement: string }[];
+    expect(faults.length).toBeGreaterThan(10);
+  });
+});

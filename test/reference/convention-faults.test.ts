@@ -1,0 +1,93 @@
+/**
+ * Each fault of the shared conventions and of /rate_limit breaks its rule: the probe holds against the correct
+ * reference and fails against a reference started with that fault alone.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { startReference, type RunningReference } from '../../reference/server.js';
+import { LIMITS, RATE_CATEGORIES } from '../../spec/limits.js';
+import { call, TOKENS, type Reply } from '../helpers/reference.js';
+
+type Probe = (base: string) => Promise<boolean>;
+const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
+const remaining = (r: Reply) => Number(r.headers['x-ratelimit-remaining']);
+
+const PROBES: Record<string, Probe> = {
+  'auth-token-scheme-refused': async (b) => (await call(b, '/rate_limit', { authorization: `token ${TOKENS.classic}` })).status === 200,
+  'auth-password-accepted': async (b) => {
+    const s = (await call(b, '/rate_limit', { authorization: basic('mona', 'mona-password-1') })).status;
+    return s >= 400 && s < 500;
+  },
+  'auth-invalid-403-first': async (b) => (await call(b, '/rate_limit', { token: TOKENS.invalid })).status === 401,
+  'auth-no-lockout': async (b) => {
+    for (let i = 0; i < 20; i++) await call(b, '/rate_limit', { authorization: basic('locksmith', 'wrong') });
+    return (await call(b, '/rate_limit', { token: TOKENS.lockout })).status === 403;
+  },
+  'auth-no-accepted-permissions': async (b) =>
+    (await call(b, '/repos/acme/widgets/code-scanning/alerts', { token: TOKENS.fineGrainedBare })).headers['x-accepted-service-permissions'] === 'security_events=read',
+  'auth-sso-no-header': async (b) => {
+    const r = await call(b, '/orgs/acme/code-scanning/alerts', { token: TOKENS.ssoUnauthorized });
+    return r.status === 403 && /url=http/.test(r.headers['x-service-sso'] ?? '');
+  },
+  'errors-no-message': async (b) => typeof (await call(b, '/no/such/path')).body?.message === 'string',
+  'versioning-old-version-refused': async (b) => (await call(b, '/rate_limit', { headers: { 'x-service-api-version': '2022-11-28' } })).status === 200,
+  'versioning-v3-media-refused': async (b) => (await call(b, '/rate_limit', { headers: { accept: 'application/vnd.service.v3+json' } })).status === 200,
+  'ratelimit-endpoint-counted': async (b) => {
+    const a = await call(b, '/rate_limit');
+    const c = await call(b, '/rate_limit');
+    return c.body.resources.core.used === a.body.resources.core.used;
+  },
+  'ratelimit-missing-category': async (b) => RATE_CATEGORIES.every((c) => c in (await call(b, '/rate_limit')).body.resources),
+  'ratelimit-reset-in-ms': async (b) => {
+    const reset = (await call(b, '/rate_limit')).body.resources.core.reset as number;
+    return Math.abs(reset - Date.now() / 1000) < 2 * 3600;
+  },
+  'ratelimit-rate-differs': async (b) => {
+    const r = (await call(b, '/rate_limit')).body;
+    return JSON.stringify(r.rate) === JSON.stringify(r.resources.core);
+  },
+  'ratelimit-search-shares-core': async (b) => (await call(b, '/search/repositories?q=widget')).headers['x-ratelimit-resource'] === 'search',
+  'ratelimit-search-limit-60': async (b) => {
+    let last: Reply | undefined;
+    for (let i = 0; i <= LIMITS.search.perMinuteAuthenticated; i++) last = await call(b, '/search/repositories?q=widget');
+    return last!.status === 403;
+  },
+  'ratelimit-304-counted': async (b) => {
+    const again = await call(b, '/users/mona/events');
+    const notModified = await call(b, '/users/mona/events', { headers: { 'if-none-match': again.headers.etag! } });
+    return notModified.status === 304 && remaining(notModified) === remaining(again);
+  },
+  'ratelimit-exhausted-429': async (b) => {
+    let last: Reply | undefined;
+    for (let i = 0; i <= LIMITS.search.perMinuteAnonymous; i++) last = await call(b, '/search/repositories?q=widget', { token: null });
+    return last!.status === 403 && typeof last!.body.message === 'string';
+  },
+  'cond-etag-unquoted': async (b) => /^"[^"]+"$/.test((await call(b, '/users/mona/events')).headers.etag ?? ''),
+  'cond-if-none-match-ignored': async (b) => {
+    const r = await call(b, '/users/mona/events');
+    return (await call(b, '/users/mona/events', { headers: { 'if-none-match': r.headers.etag! } })).status === 304;
+  },
+  'cond-if-modified-since-ignored': async (b) => {
+    const r = await call(b, '/notifications');
+    const lm = r.headers['last-modified'];
+    return lm !== undefined && (await call(b, '/notifications', { headers: { 'if-modified-since': lm } })).status === 304;
+  },
+};
+
+const started: RunningReference[] = [];
+async function reference(faults: string[] = []): Promise<string> {
+  const r = await startReference({ port: 0, faults });
+  started.push(r);
+  return r.url;
+}
+afterAll(async () => {
+  await Promise.all(started.map((r) => r.close()));
+});
+
+describe('convention faults', () => {
+  for (const [fault, probe] of Object.entries(PROBES)) {
+    it(`${fault}: the rule holds without the fault and breaks with it`, async () => {
+      expect(await probe(await reference())).toBe(true);
+      expect(await probe(await reference([fault]))).toBe(false);
+    });
+  }
+});
