@@ -36,7 +36,10 @@ const PROBES: Record<string, Probe> = {
     const c = await call(b, '/rate_limit');
     return c.body.resources.core.used === a.body.resources.core.used;
   },
-  'ratelimit-missing-category': async (b) => RATE_CATEGORIES.every((c) => c in (await call(b, '/rate_limit')).body.resources),
+  'ratelimit-missing-category': async (b) => {
+    const resources = (await call(b, '/rate_limit')).body.resources;
+    return RATE_CATEGORIES.every((c) => c in resources);
+  },
   'ratelimit-reset-in-ms': async (b) => {
     const reset = (await call(b, '/rate_limit')).body.resources.core.reset as number;
     return Math.abs(reset - Date.now() / 1000) < 2 * 3600;
