@@ -16,6 +16,8 @@ export interface Param {
   type: 'string' | 'integer' | 'boolean' | 'timestamp' | 'string-or-null';
   required?: boolean;
   enum?: readonly string[];
+  /** Default the spec states for the parameter. */
+  default?: string;
 }
 
 export interface Endpoint {
@@ -53,8 +55,8 @@ const OWNER_REPO = [p('owner'), p('repo')];
 const NOTIFY_FILTERS = [q('all', 'boolean'), q('participating', 'boolean'), q('since', 'timestamp'), q('before', 'timestamp'), ...PAGING];
 const ALERT_FILTERS = [
   q('tool_name'), q('tool_guid', 'string-or-null'), q('before'), q('after'), ...PAGING,
-  q('direction', 'string', { enum: ['asc', 'desc'] }), q('state', 'string', { enum: ['open', 'dismissed', 'fixed'] }),
-  q('sort', 'string', { enum: ['created', 'updated'] }),
+  q('direction', 'string', { enum: ['asc', 'desc'], default: 'desc' }), q('state', 'string', { enum: ['open', 'dismissed', 'fixed'] }),
+  q('sort', 'string', { enum: ['created', 'updated'], default: 'created' }),
 ];
 const NOTIFICATION_SCOPES = ['notifications', 'repo'];
 const ALERT_SCOPES = ['security_events', 'public_repo', 'repo'];

@@ -1,11 +1,156 @@
-/** Document 2, code-scanning: not yet implemented. */
+/** Document 2, code scanning: list, read and update alerts of a repository, list them across an organization. */
+import { ALERT_PATCH_STATES, DISMISSED_REASONS, VALIDATION_FAILED, type AlertState } from '../../spec/vocabulary.js';
+import { canRead } from '../access.js';
 import type { AreaModule } from '../area.js';
+import { error, json, notFound, type HandlerContext, type HandlerResult } from '../http.js';
+import type { Repo } from '../world.js';
+import { createCorpus, DEFAULT_REF, type Alert } from './code-scanning/corpus.js';
+import { listAlerts, normalizeRef } from './code-scanning/listing.js';
+import { renderAlert } from './code-scanning/render.js';
 
-export type CodeScanningState = Record<string, never>;
+export interface CodeScanningState {
+  /** Alerts keyed by repository id. */
+  alerts: Map<number, Alert[]>;
+}
+
+const NO_ADVANCED_SECURITY = 'Advanced Security must be enabled for this repository to use code scanning.';
+
+/** The repository named by the path, or the 404/403 the spec lists. */
+function repository(ctx: HandlerContext, listing = false): Repo | HandlerResult {
+  const { world } = ctx.state;
+  const repo = world.repo(ctx.params.owner ?? '', ctx.params.repo ?? '');
+  if (!repo || repo.movedTo || !canRead(world, ctx.caller, repo)) return notFound();
+  if (!repo.advancedSecurity && !(listing && ctx.fault('alerts-no-ghas-listing-200'))) return error(403, NO_ADVANCED_SECURITY);
+  return repo;
+}
+
+const isResult = (v: unknown): v is HandlerResult => typeof v === 'object' && v !== null && 'status' in v;
+const alertsOf = (ctx: HandlerContext, repo: Repo) => ctx.state.codeScanning.alerts.get(repo.id) ?? [];
+
+/** The alert named by the path; 404 when unknown. */
+function findAlert(ctx: HandlerContext, repo: Repo): Alert | HandlerResult {
+  const n = Number(ctx.params.alert_number);
+  const alert = alertsOf(ctx, repo).find((a) => a.number === n);
+  if (alert) return alert;
+  return ctx.fault('alerts-unknown-alert-500') ? error(500, 'Internal error') : notFound();
+}
+
+/** Writing needs push access: a collaborator, or an installation on the owning account. */
+function canWrite(ctx: HandlerContext, repo: Repo): boolean {
+  const { token, login } = ctx.caller;
+  if (token?.kind === 'app-installation') return token.login === repo.owner;
+  return login !== null && repo.collaborators.includes(login);
+}
+
+const invalid = (field: string, message: string) => error(422, VALIDATION_FAILED, { errors: [{ resource: 'CodeScanningAlert', field, code: 'invalid', message }] });
+
+function update(ctx: HandlerContext, alert: Alert): HandlerResult | undefined {
+  const { state, dismissed_reason: reason } = ctx.body;
+  const allowed: readonly unknown[] = ALERT_PATCH_STATES;
+  if (typeof state !== 'string' || (!allowed.includes(state) && !ctx.fault('alerts-patch-any-state'))) {
+    return invalid('state', `state is required and must be one of ${ALERT_PATCH_STATES.join(', ')}`);
+  }
+  // Which states each PATCH move starts from is not shown: a fixed alert is left alone.
+  if (alert.state === 'fixed') return invalid('state', 'a fixed alert cannot be changed');
+  const now = ctx.now();
+  if (state === 'dismissed') {
+    const reasons: readonly unknown[] = DISMISSED_REASONS;
+    if ((reason === undefined || reason === null) && !ctx.fault('alerts-dismiss-without-reason')) {
+      return invalid('dismissed_reason', 'dismissed_reason is required when state is dismissed');
+    }
+    if (reason !== undefined && reason !== null && !reasons.includes(reason) && !ctx.fault('alerts-reason-outside-enum')) {
+      return invalid('dismissed_reason', `dismissed_reason must be one of ${DISMISSED_REASONS.join(', ')}`);
+    }
+    alert.state = 'dismissed';
+    if (!ctx.fault('alerts-dismissal-fields-unset')) {
+      // An installation acts for no user: nobody is named as the dismisser.
+      alert.dismissedBy = ctx.caller.login;
+      alert.dismissedAt = now;
+      alert.dismissedReason = typeof reason === 'string' ? reason : null;
+    }
+  } else {
+    alert.state = state as AlertState;
+    if (!ctx.fault('alerts-reopen-keeps-dismissal')) {
+      alert.dismissedBy = null;
+      alert.dismissedAt = null;
+      alert.dismissedReason = null;
+    }
+  }
+  alert.updatedAt = now;
+  return undefined;
+}
 
 export const codeScanningArea: AreaModule<CodeScanningState> = {
   area: 'code-scanning',
-  faults: [],
-  createState: () => ({}),
-  handlers: {},
+  faults: [
+    { id: 'alerts-no-ghas-listing-200', requirement: 'alerts.no-advanced-security-403', effect: 'Listing alerts of a repository without advanced security answers 200.' },
+    { id: 'alerts-archived-patch-accepted', requirement: 'alerts.update-archived-403', effect: 'Updating an alert of an archived repository answers 200.' },
+    { id: 'alerts-unknown-alert-500', requirement: 'alerts.not-found-404', effect: 'An unknown alert number answers 500 instead of 404.' },
+    { id: 'alerts-org-no-repository', requirement: 'alerts.repository-in-org-listing', effect: 'Organization listings lack `repository`.' },
+    { id: 'alerts-org-pull-request-alerts', requirement: 'alerts.org-default-branch', effect: 'Organization listings include alerts found only on pull-request refs.' },
+    { id: 'alerts-org-any-member', requirement: 'alerts.org-owner-or-security-manager', effect: 'Any organization member may list its alerts.' },
+    { id: 'alerts-state-filter-ignored', requirement: 'alerts.state-filter', effect: 'The `state` filter is ignored.' },
+    { id: 'alerts-tool-name-ignored', requirement: 'alerts.tool-filters', effect: 'The `tool_name` filter is ignored.' },
+    { id: 'alerts-tool-filters-combined', requirement: 'alerts.tool-filters-exclusive', effect: '`tool_name` and `tool_guid` together are accepted.' },
+    { id: 'alerts-ref-filter-ignored', requirement: 'alerts.ref-filter', effect: 'The `ref` filter is ignored: default-branch alerts are listed for any ref.' },
+    { id: 'alerts-instance-ignores-ref', requirement: 'alerts.most-recent-instance-ref', effect: '`most_recent_instance` always describes the default branch.' },
+    { id: 'alerts-sort-ignored', requirement: 'alerts.sort', effect: '`sort=updated` is ignored: alerts stay ordered by creation.' },
+    { id: 'alerts-direction-ignored', requirement: 'alerts.direction', effect: 'Alerts are always listed oldest first.' },
+    { id: 'alerts-per-page-uncapped', requirement: 'alerts.per-page', effect: '`per_page` above 100 is honoured.' },
+    { id: 'alerts-cursors-broken', requirement: 'alerts.cursors', effect: '`before`/`after` cursors are ignored: the first page comes back.' },
+    { id: 'alerts-single-rule-short', requirement: 'alerts.single-rule-fields', effect: 'The single-alert form lacks security_severity_level, full_description, help and help_uri.' },
+    { id: 'alerts-patch-any-state', requirement: 'alerts.patch-states', effect: 'PATCH accepts any `state` string, e.g. fixed.' },
+    { id: 'alerts-dismiss-without-reason', requirement: 'alerts.dismiss-requires-reason', effect: 'Dismissing without `dismissed_reason` is accepted.' },
+    { id: 'alerts-reason-outside-enum', requirement: 'alerts.dismissed-reason-values', effect: 'Any `dismissed_reason` string is accepted and returned.' },
+    { id: 'alerts-dismissal-fields-unset', requirement: 'alerts.dismiss', effect: 'Dismissing sets the state but leaves dismissed_by, dismissed_at and dismissed_reason null.' },
+    { id: 'alerts-reopen-keeps-dismissal', requirement: 'alerts.reopen', effect: 'Reopening keeps dismissed_by, dismissed_at and dismissed_reason.' },
+    { id: 'alerts-timestamps-millis', requirement: 'alerts.timestamps', effect: 'Alert timestamps carry milliseconds.' },
+  ],
+  createState: (init) => ({ alerts: createCorpus(init) }),
+  handlers: {
+    'code-scanning.repo-alerts': (ctx) => {
+      const repo = repository(ctx, true);
+      if (isResult(repo)) return repo;
+      const ref = ctx.query.get('ref');
+      const entries = alertsOf(ctx, repo).map((alert) => ({ repo, alert }));
+      return listAlerts(ctx, entries, {
+        ref: ref ? normalizeRef(ref) : DEFAULT_REF, refFilter: !ctx.fault('alerts-ref-filter-ignored'), withRepository: false,
+      });
+    },
+
+    'code-scanning.org-alerts': (ctx) => {
+      const { world } = ctx.state;
+      const org = world.orgs.get(ctx.params.org ?? '');
+      if (!org) return notFound();
+      const { token, login } = ctx.caller;
+      const managers = [...org.owners, ...org.securityManagers, ...(ctx.fault('alerts-org-any-member') ? org.members : [])];
+      const allowed = token?.kind === 'app-installation' ? token.login === org.login : login !== null && managers.includes(login);
+      // Not shown: a caller who is neither owner nor security manager learns nothing, as for an unknown organization.
+      if (!allowed) return notFound();
+      const entries = world.liveRepos()
+        .filter((r) => r.owner === org.login && r.advancedSecurity)
+        .flatMap((repo) => alertsOf(ctx, repo).map((alert) => ({ repo, alert })));
+      return listAlerts(ctx, entries, {
+        ref: DEFAULT_REF, refFilter: !ctx.fault('alerts-org-pull-request-alerts'), withRepository: !ctx.fault('alerts-org-no-repository'),
+      });
+    },
+
+    'code-scanning.alert': (ctx) => {
+      const repo = repository(ctx);
+      if (isResult(repo)) return repo;
+      const alert = findAlert(ctx, repo);
+      if (isResult(alert)) return alert;
+      return json(200, renderAlert(ctx, repo, alert, { single: true, ref: DEFAULT_REF, withRepository: false }));
+    },
+
+    'code-scanning.alert-update': (ctx) => {
+      const repo = repository(ctx);
+      if (isResult(repo)) return repo;
+      if (repo.archived && !ctx.fault('alerts-archived-patch-accepted')) return error(403, 'Repository is archived: its alerts cannot be updated.');
+      if (!canWrite(ctx, repo)) return error(403, 'Resource not accessible: push access to the repository is required.');
+      const alert = findAlert(ctx, repo);
+      if (isResult(alert)) return alert;
+      return update(ctx, alert) ?? json(200, renderAlert(ctx, repo, alert, { single: true, ref: DEFAULT_REF, withRepository: false }));
+    },
+  },
 };

@@ -1,11 +1,73 @@
-/** Document 1, search: not yet implemented. */
+/**
+ * Document 1, search: code, commits, issues and pull requests, labels, repositories over a
+ * deterministic corpus (reference/areas/search/corpus.ts). The query language, validation,
+ * scoping and paging live in search/engine.ts; record shapes in search/kinds.ts.
+ */
 import type { AreaModule } from '../area.js';
+import { canRead, ssoBlocks } from '../access.js';
+import { notFound, type HandlerContext } from '../http.js';
+import { buildCorpus, type Corpus } from './search/corpus.js';
+import { invalid, runSearch } from './search/engine.js';
+import { codeKind, commitKind, issueKind, labelKind, repositoryKind } from './search/kinds.js';
 
-export type SearchState = Record<string, never>;
+export interface SearchState {
+  corpus: Corpus;
+}
+
+const visibleRepos = (ctx: HandlerContext) => new Set(ctx.state.world.liveRepos()
+  .filter((r) => canRead(ctx.state.world, ctx.caller, r) && !ssoBlocks(ctx.state.world, ctx.caller, r.owner)).map((r) => r.id));
 
 export const searchArea: AreaModule<SearchState> = {
   area: 'search',
-  faults: [],
-  createState: () => ({}),
-  handlers: {},
+  faults: [
+    { id: 'search-missing-q-accepted', requirement: 'search.q-required', effect: 'A search without q answers 200 with every record.' },
+    { id: 'search-422-wrong-message', requirement: 'search.validation-message', effect: "Search 422s say 'Validation Failed' (capital F)." },
+    { id: 'search-q-length-counts-qualifiers', requirement: 'search.q-length-256', effect: 'The 256-character limit counts the whole q, qualifiers included.' },
+    { id: 'search-q-length-unchecked', requirement: 'search.q-length-256', effect: 'q of any keyword length is accepted.' },
+    { id: 'search-operators-unlimited', requirement: 'search.max-operators', effect: 'Any number of AND/OR/NOT operators is accepted.' },
+    { id: 'search-operators-five-refused', requirement: 'search.max-operators', effect: 'Exactly five operators is already refused (off by one).' },
+    { id: 'search-inaccessible-leaks', requirement: 'search.inaccessible-resources-422', effect: 'repo:/user:/org: naming an unreadable resource answers 200 with its private results.' },
+    { id: 'search-inaccessible-empty', requirement: 'search.inaccessible-resources-422', effect: 'repo:/user:/org: naming only inaccessible resources answers 200 with no results.' },
+    { id: 'search-partial-access-refused', requirement: 'search.partial-access-filtered', effect: 'Naming some inaccessible resources among accessible ones answers 422.' },
+    { id: 'search-app-user-without-is-accepted', requirement: 'search.app-user-issue-qualifier', effect: 'App user tokens may search issues without is:issue or is:pull-request.' },
+    { id: 'search-code-qualifier-only-accepted', requirement: 'search.code-requires-term', effect: 'Code search accepts a q of qualifiers only.' },
+    { id: 'search-code-other-branches', requirement: 'search.code-default-branch', effect: 'Code search also finds files on other branches.' },
+    { id: 'search-code-large-files-indexed', requirement: 'search.code-file-size', effect: 'Code search also finds files of 384 KB and more.' },
+    { id: 'search-commits-other-branches', requirement: 'search.commits-default-branch', effect: 'Commit search also finds commits on other branches.' },
+    { id: 'search-labels-without-repository-accepted', requirement: 'search.labels-repository-id', effect: 'Label search without repository_id searches every repository.' },
+    { id: 'search-score-ascending', requirement: 'search.best-match-descending', effect: 'The default ordering is best match ascending.' },
+    { id: 'search-per-page-uncapped', requirement: 'search.per-page-max-100', effect: 'per_page above 100 is honoured.' },
+    { id: 'search-beyond-1000-reachable', requirement: 'search.reachable-1000', effect: 'Results past the first 1,000 are served.' },
+    { id: 'search-total-count-capped', requirement: 'resource.search-envelope', effect: 'total_count stops at 1,000 instead of counting every match.' },
+    { id: 'search-incomplete-results-string', requirement: 'resource.search-envelope', effect: 'incomplete_results is the string "false".' },
+    { id: 'search-text-match-ignored', requirement: 'search.text-match-opt-in', effect: 'The text-match media type adds no text_matches.' },
+    { id: 'search-text-match-off-by-one', requirement: 'search.text-match-indices', effect: 'Text-match indices are shifted one character right.' },
+    { id: 'search-sso-results-included', requirement: 'auth.sso-partial-results', effect: 'Results of organizations the token is not SSO-authorized for are included.' },
+    { id: 'search-sso-no-partial-header', requirement: 'auth.sso-partial-results', effect: 'Omitting an SSO organization\'s results sends no partial-results header.' },
+  ],
+  createState: (init) => ({ corpus: buildCorpus(init) }),
+  handlers: {
+    'search.code': (ctx) => runSearch(ctx, codeKind, ctx.state.search.corpus.code),
+    'search.commits': (ctx) => runSearch(ctx, commitKind, ctx.state.search.corpus.commits),
+    'search.issues': (ctx) => runSearch(ctx, issueKind, ctx.state.search.corpus.issues),
+    'search.repositories': (ctx) => runSearch(ctx, repositoryKind, ctx.state.world.liveRepos()),
+    'search.labels': (ctx) => {
+      const labels = ctx.state.search.corpus.labels;
+      const raw = ctx.query.get('repository_id');
+      if (raw === null || raw === '') {
+        if (ctx.fault('search-labels-without-repository-accepted')) {
+          const visible = visibleRepos(ctx);
+          return runSearch(ctx, labelKind, labels.filter((l) => visible.has(l.repoId)));
+        }
+        return invalid(ctx, [{ resource: 'Search', field: 'repository_id', code: 'missing', message: 'repository_id is missing' }]);
+      }
+      const id = Number(raw);
+      if (!Number.isInteger(id)) {
+        return invalid(ctx, [{ resource: 'Search', field: 'repository_id', code: 'invalid', message: 'repository_id must be an integer' }]);
+      }
+      // A repository the caller may not see does not exist for them.
+      if (!visibleRepos(ctx).has(id)) return notFound();
+      return runSearch(ctx, labelKind, labels.filter((l) => l.repoId === id));
+    },
+  },
 };

@@ -1,4 +1,37 @@
-import type { Requirement } from './types.js';
+import { req, type Requirement } from './types.js';
 
 /** Rules of the code-scanning area, each quoting its spec sentence. */
-export const CODE_SCANNING: Requirement[] = [];
+export const CODE_SCANNING: Requirement[] = [
+  req('alerts.no-advanced-security-403', 'MUST', 2, 'Errors',
+    '403 | repository lacks the advanced-security feature (alert listing and reads)'),
+  req('alerts.update-archived-403', 'MUST', 2, 'Errors',
+    'repository archived or feature missing (alert update)'),
+  req('alerts.not-found-404', 'MUST', 2, 'Errors', '404 | resource not found (organization, alert, import, author)'),
+  req('alerts.repository-in-org-listing', 'MUST', 2, 'Code scanning alert',
+    'repository | repository object; present only in organization listings'),
+  req('alerts.org-default-branch', 'MUST', 2, 'Endpoints',
+    'Organization listing covers the default branch of all eligible repositories (owned by organizations the caller owns or where the caller is security manager).'),
+  req('alerts.org-owner-or-security-manager', 'MUST', 2, 'Authentication',
+    'the organization listing needs `repo` or `security_events` and the caller must be an organization owner or security manager.'),
+  req('alerts.state-filter', 'MUST', 2, 'Endpoints', 'state (open, dismissed, fixed)'),
+  req('alerts.tool-filters', 'MUST', 2, 'Endpoints', 'query tool_name string, tool_guid string or null'),
+  req('alerts.tool-filters-exclusive', 'MUST', 2, 'Endpoints', '(tool_name and tool_guid are mutually exclusive)'),
+  req('alerts.ref-filter', 'MUST', 2, 'Endpoints', 'ref string (refs/heads/<branch>, <branch>, or refs/pull/<number>/merge)'),
+  req('alerts.most-recent-instance-ref', 'MUST', 2, 'Code scanning alert',
+    '`most_recent_instance` describes the default branch, or the `ref` requested.'),
+  req('alerts.sort', 'MUST', 2, 'Endpoints', 'sort (created, updated; default created)'),
+  req('alerts.direction', 'MUST', 2, 'Endpoints', 'direction (asc, desc; default desc)'),
+  req('alerts.per-page', 'MUST', 2, 'Endpoints', 'per_page integer (max 100, default 30)'),
+  req('alerts.cursors', 'MUST', 2, 'Endpoints', 'before string and after string (cursors from the Link header)'),
+  req('alerts.single-rule-fields', 'MUST', 2, 'Code scanning alert',
+    'rule | {id, severity, tags [string], description, name; single-alert form adds security_severity_level, full_description, help, help_uri}'),
+  req('alerts.patch-states', 'MUST', 2, 'Endpoints', 'body state string required (open or dismissed)'),
+  req('alerts.dismiss-requires-reason', 'MUST', 2, 'Endpoints',
+    "dismissed_reason string or null (required when state is dismissed; values null, false positive, won't fix, used in tests)"),
+  req('alerts.dismissed-reason-values', 'MUST', 2, 'Code scanning alert',
+    "dismissed_reason | null, false positive, won't fix or used in tests"),
+  req('alerts.dismiss', 'MUST', 2, 'States and transitions',
+    'open | PATCH alert | body state=dismissed with dismissed_reason | dismissed | 200 … dismissed_by | user object or null … dismissed_at | timestamp or null'),
+  req('alerts.reopen', 'MUST', 2, 'States and transitions', 'dismissed | PATCH alert | body state=open | open | 200'),
+  req('alerts.timestamps', 'MUST', 1, 'Value conventions', 'Timestamps are ISO 8601 strings of the form YYYY-MM-DDTHH:MM:SSZ.'),
+];

@@ -1,4 +1,41 @@
-import type { Requirement } from './types.js';
+import { req, type Requirement } from './types.js';
 
 /** Rules of the imports area, each quoting its spec sentence. */
-export const IMPORTS: Requirement[] = [];
+export const IMPORTS: Requirement[] = [
+  req('imports.retired-503', 'MUST', 2, 'What the service does',
+    'This interface is retired and closes at 00:00 UTC on April 12, 2024; until then, and for every operation, a 503 means unavailable due to maintenance.'),
+  req('imports.not-found-404', 'MUST', 2, 'Errors', '404 | resource not found (organization, alert, import, author)'),
+  req('imports.put-without-vcs-detecting', 'MUST', 2, 'States and transitions',
+    '(none) | PUT import | vcs omitted | detecting | detection identifies the source-control type'),
+  req('imports.put-with-vcs-importing', 'MUST', 2, 'States and transitions', '(none) | PUT import | vcs given | importing | 201'),
+  req('imports.vcs-url-required', 'MUST', 2, 'Endpoints',
+    'vcs_url string required … 422 | validation failed or endpoint spammed (import start, author mapping, LFS preference)'),
+  req('imports.workflow-automation-422', 'MUST', 2, 'Endpoints',
+    'PUT /import on a repository with workflow automation enabled answers 422.'),
+  req('imports.importing-then-mapping', 'MUST', 2, 'States and transitions',
+    'importing | raw step ends | | mapping | branch conversion and author updates applied, no progress data'),
+  req('imports.importing-progress', 'MUST', 2, 'Import record',
+    'commit_count | integer, present while importing … percent | 0 to 100, during importing'),
+  req('imports.push-percent', 'MUST', 2, 'Import record',
+    'push_percent | percent reported by the push when writing objects, during pushing'),
+  req('imports.record-fields', 'SHOULD', 2, 'Import record',
+    'vcs | originating version-control type … vcs_url | originating URL … url, html_url, authors_url, repository_url | strings'),
+  req('imports.error-failed-step', 'MUST', 2, 'Import record', 'failed_step | present with status error, plus an error message'),
+  req('imports.project-choices', 'MUST', 2, 'Import record',
+    'project_choices | array present with detection_found_multiple; keys of each entry: not shown'),
+  req('imports.auth-failed-restart', 'MUST', 2, 'States and transitions',
+    'auth_failed | PATCH import with credentials | | restart of the import |'),
+  req('imports.needs-auth-restart', 'MUST', 2, 'States and transitions',
+    'detection_needs_auth | PATCH import with credentials | | restart of detection |'),
+  req('imports.multiple-restart', 'MUST', 2, 'States and transitions',
+    'detection_found_multiple | PATCH import with one entry of project_choices | | import restarts |'),
+  req('imports.patch-restarts', 'MUST', 2, 'States and transitions', 'any | PATCH import with no parameters | | import restarted |'),
+  req('imports.delete', 'MUST', 2, 'States and transitions', 'any | DELETE import | | import stopped | 204'),
+  req('imports.large-files', 'MUST', 2, 'Import record',
+    'has_large_files | boolean, files over 100MB found during importing … large_files_count | integer count of files over 100MB'),
+  req('imports.authors-since', 'MUST', 2, 'Endpoints', 'query since integer (only authors with id greater than it)'),
+  req('imports.author-validation', 'MUST', 2, 'Endpoints',
+    'PATCH | /import/authors/{author_id} | path author_id integer required; body email string, name string | author | 200, 404, 422, 503'),
+  req('imports.lfs-validation', 'MUST', 2, 'Endpoints',
+    'PATCH | /import/lfs | body use_lfs string required | import record | 200, 422, 503'),
+];

@@ -1,4 +1,32 @@
-import type { Requirement } from './types.js';
+import { req } from './types.js';
 
 /** Rules of the search area, each quoting its spec sentence. */
-export const SEARCH: Requirement[] = [];
+export const SEARCH = [
+  req('search.q-required', 'MUST', 1, 'Search',
+    'q string required; sort string; order string; per_page integer (max 100); page integer'),
+  req('search.validation-message', 'MUST', 1, 'Errors', "Search-specific 422 cases (message 'Validation failed')"),
+  req('search.q-length-256', 'MUST', 1, 'Errors',
+    'q longer than 256 characters (operators and qualifiers not counted) … Search q length | 256 characters, operators and qualifiers excluded'),
+  req('search.max-operators', 'MUST', 1, 'Errors',
+    'more than five AND, OR or NOT operators … Boolean operators per search query | at most 5'),
+  req('search.inaccessible-resources-422', 'MUST', 1, 'Errors',
+    'repo:, user: or org: qualifiers naming resources the caller cannot access'),
+  req('search.partial-access-filtered', 'MUST', 1, 'Errors',
+    'When a query names several resources and only some are accessible, the response silently contains results of the accessible ones and no error.'),
+  req('search.app-user-issue-qualifier', 'MUST', 1, 'Search',
+    'Issue search with a user-to-server app token: q must carry `is:issue` or `is:pull-request`, otherwise 422.'),
+  req('search.code-requires-term', 'MUST', 1, 'Search', 'q must contain at least one search term (a qualifier alone is invalid).'),
+  req('search.code-default-branch', 'MUST', 1, 'Search', 'Code search: only the default branch'),
+  req('search.code-file-size', 'MUST', 1, 'Limits',
+    'only files smaller than 384 KB … Searchable file size (code search) | under 384 KB'),
+  req('search.commits-default-branch', 'MUST', 1, 'Search', 'Commit search: default branch only.'),
+  req('search.labels-repository-id', 'MUST', 1, 'Search',
+    'repository_id integer required; q string required (keywords only, no qualifiers)'),
+  req('search.best-match-descending', 'MUST', 1, 'Search', 'Default ordering: best match, descending. … Label search ranks best matches first.'),
+  req('search.per-page-max-100', 'MUST', 1, 'Limits', 'Search page size | max 100'),
+  req('search.reachable-1000', 'MUST', 1, 'Limits', 'Search results reachable per query | 1,000'),
+  req('search.text-match-opt-in', 'MUST', 1, 'Search',
+    'Text match metadata: send `accept: application/vnd.service.text-match+json`. Code search supplies matches for file content and file path; commits for `message`; issues for title, body, comment body; labels for name and description; repositories for name and description.'),
+  req('search.text-match-indices', 'MUST', 1, 'Text match metadata (opt-in)',
+    'matches | array of {text, indices}; `indices` is a pair of offsets relative to `fragment`'),
+];

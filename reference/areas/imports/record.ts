@@ -1,0 +1,88 @@
+/** Document 2, "Import record" and "Import author": what the reference remembers and how it shows it. */
+import type { ImportStatus } from '../../../spec/vocabulary.js';
+import type { HandlerContext } from '../../http.js';
+import type { Repo } from '../../world.js';
+import { detectVcs, largeFiles, PROJECT_CHOICES, TOTAL_COMMITS, type Frame, type Scenario } from './plan.js';
+
+export interface Author {
+  id: number;
+  remoteId: string;
+  remoteName: string;
+  email: string;
+  name: string;
+}
+
+export interface ImportRecord {
+  repo: Repo;
+  vcsUrl: string | null;
+  /** Given with PUT or picked from project_choices; otherwise detected once detection ends. */
+  vcs: string | null;
+  scenario: Scenario;
+  /** Kept only to authenticate against the source; never shown. */
+  credentials: { username?: string; password?: string } | null;
+  chosen: boolean;
+  useLfs: string;
+  frames: Frame[];
+  step: number;
+  authors: Author[];
+}
+
+const STATUS_TEXT: Record<ImportStatus, string> = {
+  detecting: 'Detecting source',
+  importing: 'Importing...',
+  mapping: 'Rewriting history',
+  pushing: 'Pushing to the repository',
+  complete: 'Done',
+  auth_failed: 'Authentication failed: supply vcs_username and vcs_password',
+  error: 'Import failed: contact support',
+  detection_needs_auth: 'Credentials are required to detect the source',
+  detection_found_nothing: 'No source repository found at the URL',
+  detection_found_multiple: 'Several projects found at the URL: choose one',
+};
+
+const UNDETECTED: readonly ImportStatus[] = ['detecting', 'detection_needs_auth', 'detection_found_nothing', 'detection_found_multiple'];
+const GB = 1024 ** 3;
+
+export const frameOf = (rec: ImportRecord): Frame => rec.frames[rec.step]!;
+
+/** Authors become known once commits have been fetched. */
+export const visibleAuthors = (rec: ImportRecord): Author[] => (frameOf(rec).fetched ? rec.authors : []);
+
+export function visibleLargeFiles(ctx: HandlerContext, rec: ImportRecord) {
+  return frameOf(rec).fetched ? largeFiles(rec.scenario, ctx.fault) : [];
+}
+
+export function renderImport(ctx: HandlerContext, rec: ImportRecord): Record<string, unknown> {
+  const frame = frameOf(rec);
+  const { status } = frame;
+  const url = `${ctx.apiBase}/repos/${rec.repo.owner}/${rec.repo.name}`;
+  const large = visibleLargeFiles(ctx, rec);
+  const vcs = rec.vcs ?? (UNDETECTED.includes(status) || rec.vcsUrl === null ? null : detectVcs(rec.vcsUrl));
+  return {
+    vcs,
+    vcs_url: rec.vcsUrl,
+    status,
+    status_text: STATUS_TEXT[status],
+    use_lfs: rec.useLfs,
+    has_large_files: large.length > 0,
+    large_files_size: Math.round(large.reduce((sum, f) => sum + f.size, 0) / GB),
+    large_files_count: large.length,
+    authors_count: visibleAuthors(rec).length,
+    ...(status === 'importing' ? { commit_count: Math.round((TOTAL_COMMITS * (frame.percent ?? 0)) / 100) } : {}),
+    ...(frame.percent !== undefined ? { percent: frame.percent } : {}),
+    ...(frame.pushPercent !== undefined ? { push_percent: frame.pushPercent } : {}),
+    ...(status === 'error' && !ctx.fault('imports-error-no-failed-step') ? { failed_step: 'importing' } : {}),
+    ...(status === 'error' ? { error_message: 'The source repository could not be read: unexpected end of pack data.' } : {}),
+    ...(status === 'detection_found_multiple' && !ctx.fault('imports-no-project-choices') ? { project_choices: PROJECT_CHOICES } : {}),
+    ...(ctx.fault('imports-password-echoed') && rec.credentials?.password ? { vcs_password: rec.credentials.password } : {}),
+    url: `${url}/import`,
+    html_url: `${ctx.webBase}/${rec.repo.owner}/${rec.repo.name}/import`,
+    authors_url: `${url}/import/authors`,
+    repository_url: url,
+  };
+}
+
+export function renderAuthor(ctx: HandlerContext, rec: ImportRecord, a: Author): Record<string, unknown> {
+  const importUrl = `${ctx.apiBase}/repos/${rec.repo.owner}/${rec.repo.name}/import`;
+  return { id: a.id, remote_id: a.remoteId, remote_name: a.remoteName, email: a.email, name: a.name, url: `${importUrl}/authors/${a.id}`, import_url: importUrl };
+}

@@ -1,0 +1,31 @@
+import { req } from './types.js';
+
+/** The resources' field lists, which the schema suite enforces (schemas/ holds them as JSON Schemas). */
+export const RESOURCES = [
+  req('resource.timestamps', 'MUST', 1, 'Value conventions', 'Timestamps are ISO 8601 strings of the form YYYY-MM-DDTHH:MM:SSZ.'),
+  req('resource.search-envelope', 'MUST', 1, 'Search result envelope',
+    'total_count | integer | number of matches … incomplete_results | boolean | true when the query hit its time limit and only matches found before the timeout are returned … items | array | result records, at most 1,000 reachable per search'),
+  req('resource.code-item', 'MUST', 1, 'Search records',
+    'Code item: name, path, sha, url, git_url, html_url (strings); repository (repository object); score (number).'),
+  req('resource.commit-item', 'MUST', 1, 'Search records',
+    'Commit item: url, sha, html_url, comments_url; commit {url, author {date, name, email}, committer {date, name, email}, message, tree {url, sha}, comment_count integer}; author (user object); committer (user object, may be an empty object); parents [ {url, html_url, sha} ]; repository; score; node_id.'),
+  req('resource.issue-item', 'MUST', 1, 'Search records',
+    'Issue or pull request item: url, repository_url, labels_url, comments_url, events_url, html_url; id integer; node_id; number integer; title; user (user object); labels [label]; state string; assignee (nullable); milestone (object); comments integer; created_at; updated_at; closed_at (nullable); pull_request {url, html_url, diff_url, patch_url}; body; score; locked boolean; author_association string; state_reason string.'),
+  req('resource.label-item', 'MUST', 1, 'Search records',
+    'Label search item: id integer, node_id, url, name, color, default boolean, description, score.'),
+  req('resource.notification-thread', 'MUST', 1, 'Notification thread',
+    'id | string … repository | repository object … reason | string, see reasons below … unread | boolean … updated_at | timestamp … last_read_at | timestamp'),
+  req('resource.thread-subscription', 'MUST', 1, 'Thread subscription',
+    '`subscribed` boolean; `ignored` boolean; `reason` (nullable); `created_at` timestamp; `url`; `thread_url`.'),
+  req('resource.event', 'MUST', 1, 'Event record',
+    'id | string … type | string (event type name) … actor | {id integer, login, display_login, gravatar_id, url, avatar_url} … repo | {id integer, name, url} … payload | object, depends on type … public | boolean … created_at | timestamp'),
+  req('resource.code-scanning-alert', 'MUST', 2, 'Code scanning alert',
+    'number | integer … created_at | timestamp … state | open, dismissed or fixed … dismissed_reason | null, false positive, won\'t fix or used in tests'),
+  req('resource.code-scanning-alert-org', 'MUST', 2, 'Code scanning alert',
+    'repository | repository object; present only in organization listings'),
+  req('resource.import', 'MUST', 2, 'Import record',
+    'status | see states … use_lfs | opt_in, opt_out or undecided (samples also show a boolean) … has_large_files | boolean, files over 100MB found during importing'),
+  req('resource.import-author', 'MUST', 2, 'Import author',
+    '`id` integer; `remote_id` string; `remote_name` string; `email` string; `name` string; `url`; `import_url`.'),
+  req('resource.large-file', 'MUST', 2, 'Large file', '`ref_name` string; `path` string; `oid` string; `size` integer (bytes).'),
+];
