@@ -21,6 +21,7 @@ export function ssoBlocks(world: World, caller: Caller, ownerLogin: string): boo
   const org = world.orgs.get(ownerLogin);
   if (!org?.enforcesSso) return false;
   const token = caller.token;
-  if (!token || token.kind !== 'classic') return false;
+  // SAML enforcement governs the organization's members; outsiders see public data as anyone does.
+  if (!token || token.kind !== 'classic' || !org.members.includes(token.login)) return false;
   return !(token.ssoAuthorized ?? []).includes(org.login);
 }

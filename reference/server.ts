@@ -32,6 +32,8 @@ export interface ReferenceOptions {
   /** Serve the retired source-import interface as 503 everywhere. */
   importsRetired?: boolean;
   quotas?: Parameters<typeof quotaTable>[0];
+  /** X-Poll-Interval in seconds (default 60, as the real platform sends). */
+  pollIntervalSeconds?: number;
   lockout?: Partial<LockoutPolicy>;
 }
 
@@ -55,7 +57,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const now = options.now ?? Date.now;
   const state = createState({
     now, quotas: quotaTable(options.quotas), lockout: { ...DEFAULT_LOCKOUT, ...options.lockout },
-    importsRetired: options.importsRetired ?? false,
+    importsRetired: options.importsRetired ?? false, pollIntervalSeconds: options.pollIntervalSeconds ?? 60,
   });
   let origin = '';
   const server: Server = createServer((req, res) => {

@@ -19,6 +19,8 @@ export interface ReferenceState {
   lockout: Lockout;
   /** "This interface is retired": every import endpoint answers 503. */
   importsRetired: boolean;
+  /** Seconds sent in X-Poll-Interval on polled listings (notifications, events). */
+  pollIntervalSeconds: number;
   search: SearchState;
   notifications: NotificationsState;
   events: EventsState;
@@ -26,7 +28,7 @@ export interface ReferenceState {
   imports: ImportsState;
 }
 
-export function createState(opts: { now: () => number; quotas: QuotaTable; lockout: LockoutPolicy; importsRetired: boolean }): ReferenceState {
+export function createState(opts: { now: () => number; quotas: QuotaTable; lockout: LockoutPolicy; importsRetired: boolean; pollIntervalSeconds: number }): ReferenceState {
   const world = new World();
   const init: AreaInit = { world, startedAt: opts.now(), now: opts.now };
   return {
@@ -35,6 +37,7 @@ export function createState(opts: { now: () => number; quotas: QuotaTable; locko
     rateLimiter: new RateLimiter(opts.quotas, opts.now),
     lockout: new Lockout(opts.lockout, opts.now),
     importsRetired: opts.importsRetired,
+    pollIntervalSeconds: opts.pollIntervalSeconds,
     search: searchArea.createState(init),
     notifications: notificationsArea.createState(init),
     events: eventsArea.createState(init),

@@ -40,4 +40,6 @@ export const CONVENTIONS = [
   req('cond.etag-304', 'MUST', 1, 'Errors', '304 | Not modified (conditional request, nothing changed)'),
   req('cond.last-modified-304', 'MUST', 1, 'Notifications',
     'Polling: responses carry `Last-Modified`; send it back unchanged in `If-Modified-Since`; with no news the answer is 304 and the rate limit is untouched.'),
+  req('poll.interval-header', 'MUST', 1, 'Notifications',
+    'Header `X-Poll-Interval` gives the minimum seconds between polls; it may grow under load and must be obeyed.'),
 ];

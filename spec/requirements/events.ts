@@ -1,4 +1,14 @@
-import type { Requirement } from './types.js';
+import { req } from './types.js';
 
 /** Rules of the events area, each quoting its spec sentence. */
-export const EVENTS: Requirement[] = [];
+export const EVENTS = [
+  req('events.age-90-days', 'MUST', 1, 'Events', 'Timelines contain only events from the past 90 days, even when fewer than 300 events exist.'),
+  req('events.public-delay', 'MUST', 1, 'Events', '/events | none | 200, 304, 403, 503 | public events, delayed by five minutes'),
+  req('events.network-301', 'MUST', 1, 'Errors', '301 | Moved permanently (network events)'),
+  req('events.user-private-own', 'MUST', 1, 'Events', '/users/{username}/events | username | 200 | private events included when authenticated as that user'),
+  req('events.user-org-own', 'MUST', 1, 'Events', "/users/{username}/events/orgs/{org} | username, org | 200 | the user's organization dashboard; only the authenticated user"),
+  req('events.received-public-only', 'MUST', 1, 'Events', '/users/{username}/received_events/public | username | 200 | public only'),
+  req('events.per-page-100', 'MUST', 1, 'Limits', 'Event page size | max 100'),
+  req('events.payload-shapes', 'MUST', 1, 'Event record',
+    'Payload shapes seen: WatchEvent {action}; PushEvent {push_id integer, size integer, distinct_size integer, ref, head, before, commits [ {sha, author {email, name}, message, distinct boolean, url} ]}; CreateEvent {ref (nullable), ref_type, master_branch, description (nullable), pusher_type}.'),
+];

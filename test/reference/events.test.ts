@@ -1,0 +1,118 @@
+/** Document 1, Events, over HTTP: the nine timelines, the 90-day window, the delay, the 301, polling. */
+import { afterAll, describe, expect, it } from 'vitest';
+import { startReference, type RunningReference } from '../../reference/server.js';
+import { LIMITS } from '../../spec/limits.js';
+import { call, TOKENS, useReference } from '../helpers/reference.js';
+
+const DAY = 86_400_000;
+const age = (e: { created_at: string }) => Date.now() - Date.parse(e.created_at);
+
+describe('event timelines', () => {
+  const ref = useReference();
+
+  it('serve every timeline newest first with the record fields', async () => {
+    for (const path of ['/events', '/networks/acme/widgets/events', '/orgs/acme/events', '/repos/acme/widgets/events', '/users/mona/events',
+      '/users/mona/events/orgs/acme', '/users/mona/events/public', '/users/mona/received_events', '/users/mona/received_events/public']) {
+      const r = await ref.get(path);
+      expect(r.status, path).toBe(200);
+      expect(r.body.length, path).toBeGreaterThan(0);
+      const times = r.body.map((e: { created_at: string }) => Date.parse(e.created_at));
+      expect(times, path).toEqual([...times].sort((a, b) => b - a));
+      for (const e of r.body) {
+        expect(typeof e.id).toBe('string');
+        expect(e.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+      }
+    }
+  });
+
+  it('contain only events from the past 90 days', async () => {
+    let all: { created_at: string }[] = [];
+    for (let page = 1; page <= 3; page++) all = all.concat((await ref.get(`/repos/acme/widgets/events?per_page=100&page=${page}`)).body);
+    expect(all.length).toBeGreaterThan(0);
+    expect(Math.max(...all.map(age))).toBeLessThanOrEqual(LIMITS.events.maxAgeDays * DAY);
+  });
+
+  it('delay /events by five minutes, while other timelines show the newest', async () => {
+    const pub = (await ref.get('/events?per_page=100')).body;
+    expect(Math.min(...pub.map(age))).toBeGreaterThanOrEqual(LIMITS.events.publicDelayMinutes * 60_000);
+  });
+
+  it('answer 301 for a moved repository network', async () => {
+    const r = await ref.get('/networks/acme/old-widgets/events');
+    expect(r.status).toBe(301);
+    expect(r.headers.location).toMatch(/\/networks\/acme\/widgets\/events$/);
+    expect((await ref.get('/networks/acme/nope/events')).status).toBe(404);
+  });
+
+  it('show private events only to the user authenticated as that user', async () => {
+    const own = (await ref.get('/users/mona/events?per_page=100')).body;
+    expect(own.some((e: { public: boolean }) => !e.public)).toBe(true);
+    for (const token of [null, TOKENS.classicPublic]) {
+      const other = (await ref.get('/users/mona/events?per_page=100', { token })).body;
+      expect(other.every((e: { public: boolean }) => e.public)).toBe(true);
+    }
+    expect((await ref.get('/users/mona/events/orgs/acme', { token: TOKENS.classicPublic })).status).toBe(404);
+    const pub = (await ref.get('/users/mona/received_events/public?per_page=100')).body;
+    expect(pub.every((e: { public: boolean }) => e.public)).toBe(true);
+  });
+
+  it('cap per_page at 100 and link pages', async () => {
+    const r = await ref.get('/users/mona/received_events?per_page=500');
+    expect(r.body.length).toBeLessThanOrEqual(LIMITS.events.maxPerPage);
+    const small = await ref.get('/repos/acme/widgets/events?per_page=2');
+    expect(small.headers.link).toMatch(/rel="next"/);
+  });
+
+  it('poll with a quoted ETag: 304 without rate-limit cost, X-Poll-Interval present', async () => {
+    const first = await ref.get('/repos/acme/widgets/events');
+    expect(Number(first.headers['x-poll-interval'])).toBeGreaterThan(0);
+    const etag = first.headers.etag!;
+    expect(etag).toMatch(/^"[^"]+"$/);
+    const again = await ref.get('/repos/acme/widgets/events', { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect(again.headers['x-ratelimit-remaining']).toBe(first.headers['x-ratelimit-remaining']);
+    const unquoted = await ref.get('/repos/acme/widgets/events', { headers: { 'if-none-match': etag.replace(/"/g, '') } });
+    expect(unquoted.status).toBe(200);
+  });
+
+  it('give payloads the stated shapes', async () => {
+    const all = (await ref.get('/repos/acme/widgets/events?per_page=100')).body as { type: string; payload: Record<string, unknown> }[];
+    const push = all.find((e) => e.type === 'PushEvent')!;
+    for (const f of ['push_id', 'size', 'distinct_size']) expect(Number.isInteger(push.payload[f]), f).toBe(true);
+    expect(all.find((e) => e.type === 'WatchEvent')!.payload.action).toBeTypeOf('string');
+    expect('ref' in all.find((e) => e.type === 'CreateEvent')!.payload).toBe(true);
+  });
+});
+
+/** Each fault breaks its rule: the probe holds on a correct reference and fails with the fault alone. */
+const PROBES: Record<string, (base: string) => Promise<boolean>> = {
+  'events-older-than-90-days': async (b) => {
+    const pages = await Promise.all([1, 2, 3].map((p) => call(b, `/repos/acme/widgets/events?per_page=100&page=${p}`)));
+    return pages.flatMap((r) => r.body).every((e) => age(e) <= LIMITS.events.maxAgeDays * DAY);
+  },
+  'events-public-not-delayed': async (b) => (await call(b, '/events?per_page=100')).body.every((e: { created_at: string }) => age(e) >= 5 * 60_000),
+  'events-network-no-redirect': async (b) => (await call(b, '/networks/acme/old-widgets/events')).status === 301,
+  'events-private-leak': async (b) => (await call(b, '/users/mona/events?per_page=100', { token: null })).body.every((e: { public: boolean }) => e.public),
+  'events-user-org-any-user': async (b) => [403, 404].includes((await call(b, '/users/mona/events/orgs/acme', { token: TOKENS.classicPublic })).status),
+  'events-received-public-private': async (b) => (await call(b, '/users/mona/received_events/public?per_page=100')).body.every((e: { public: boolean }) => e.public),
+  'events-no-poll-interval': async (b) => Number((await call(b, '/events')).headers['x-poll-interval']) > 0,
+  'events-per-page-uncapped': async (b) => (await call(b, '/users/mona/received_events?per_page=500')).body.length <= 100,
+  'events-push-size-string': async (b) => (await call(b, '/repos/acme/widgets/events?per_page=100')).body
+    .filter((e: { type: string }) => e.type === 'PushEvent').every((e: { payload: { size: unknown } }) => Number.isInteger(e.payload.size)),
+};
+
+describe('event faults', () => {
+  const started: RunningReference[] = [];
+  afterAll(() => Promise.all(started.map((r) => r.close())));
+  const start = async (faults: string[]) => {
+    const r = await startReference({ port: 0, faults });
+    started.push(r);
+    return r.url;
+  };
+  for (const [fault, probe] of Object.entries(PROBES)) {
+    it(`${fault} breaks its rule`, async () => {
+      expect(await probe(await start([]))).toBe(true);
+      expect(await probe(await start([fault]))).toBe(false);
+    });
+  }
+});
