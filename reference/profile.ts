@@ -1,5 +1,6 @@
 /** The reference's own target profile, derived from its world so nothing is written twice. */
 import type { Profile, ProfileToken, TokenName } from '../src/profile.js';
+import { COMMON_KEYWORD } from './areas/search/corpus.js';
 import type { RunningReference } from './server.js';
 
 export function referenceProfile(running: RunningReference, vendor = 'service'): Profile {
@@ -42,6 +43,7 @@ export function referenceProfile(running: RunningReference, vendor = 'service'):
       ...(moved?.movedTo ? { moved_network: { from: `${moved.owner}/${moved.name}`, to: moved.movedTo } } : {}),
       ...(ssoOrg ? { org: ssoOrg.login, sso_org: ssoOrg.login } : {}),
       usernames: [...world.users.keys()],
+      search_keyword: COMMON_KEYWORD,
     },
   };
 }

@@ -101,6 +101,8 @@ export interface Corpus {
 }
 
 export const DEFAULT_BRANCH = 'main';
+/** The keyword every acme/widgets issue carries; the reference's profile names it as `search_keyword`. */
+export const COMMON_KEYWORD = 'widget';
 /** Enough widget issues in acme/widgets that total_count exceeds the reachable results. */
 const WIDGET_ISSUES = LIMITS.search.reachableResults + 150;
 
@@ -210,9 +212,10 @@ export function buildCorpus(init: AreaInit): Corpus {
     const m = (number: number, title: string, closed: boolean): Milestone => ({
       id: r.id * 10 + number, repoId: r.id, number, title, description: `Release ${title}`, state: closed ? 'closed' : 'open',
       creator: r.collaborators[0] ?? 'mona', createdAt: t0 - (500 - number * 100) * DAY, updatedAt: t0 - (60 - number * 20) * DAY,
-      closedAt: closed ? t0 - 40 * DAY : null, dueOn: t0 + (number * 90 - 150) * DAY, openIssues: 0, closedIssues: 0,
+      closedAt: closed ? t0 - (50 - number * 10) * DAY : null, dueOn: t0 + (number * 90 - 150) * DAY, openIssues: 0, closedIssues: 0,
     });
-    return [m(1, 'v1.0', true), m(2, 'v2.0', false)];
+    // Both released: an open milestone's closed_at would be null, a value the spec does not state nullable.
+    return [m(1, 'v1.0', true), m(2, 'v2.0', true)];
   };
   const addIssues = (r: Repo, entries: [string, string][], pullEvery: number) => {
     const milestones = milestonesOf(r);

@@ -1,0 +1,16 @@
+/** Writes the reports of a run into a directory, each file whole (temporary file, then rename). */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../src/fs-atomic.js';
+import type { RunResult } from '../src/model.js';
+import { markdownReport } from './markdown.js';
+
+export function writeReports(result: RunResult, dir: string): string[] {
+  mkdirSync(dir, { recursive: true });
+  const files: [string, string][] = [
+    ['report.json', `${JSON.stringify(result, null, 2)}\n`],
+    ['summary.md', markdownReport(result)],
+  ];
+  for (const [name, text] of files) writeFileAtomic(join(dir, name), text);
+  return files.map(([name]) => join(dir, name));
+}

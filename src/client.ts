@@ -1,0 +1,206 @@
+/**
+ * The only way a suite talks to a target. It owns the request budget, the per-request timeout,
+ * pacing from the rate-limit headers and X-Poll-Interval, and the redacted transcript, so no
+ * suite can forget them.
+ */
+import { request as undiciRequest } from 'undici';
+import { matchEndpoint } from '../spec/catalogue.js';
+import type { VendorNames } from '../spec/vendor.js';
+import type { ExchangeRecord } from './model.js';
+import type { Profile, TokenName } from './profile.js';
+import { Redactor } from './redact.js';
+
+export interface ClientOptions {
+  profile: Profile;
+  names: VendorNames;
+  timeoutMs: number;
+  maxRequests: number;
+  /** Longest the client will wait for a rate-limit window to reset before giving up. */
+  maxWaitMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+}
+
+export interface RequestOptions {
+  method?: string;
+  /** Path below the API root (prefix added by the client), with any query string. */
+  path: string;
+  /** A profile token name, `null` for anonymous, or `{ raw }` for a literal Authorization header. Default: classic. */
+  as?: TokenName | null | { raw: string };
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** A second request to the same URL that the check makes on purpose (conditional request): waits for X-Poll-Interval. */
+  poll?: boolean;
+}
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  /** Parsed body; undefined when empty or not JSON (see `jsonError`). */
+  json: unknown;
+  jsonError?: string;
+  exchange: number;
+}
+
+export class TargetUnreachable extends Error {}
+export class BudgetExhausted extends Error {}
+
+interface RateState {
+  remaining: number;
+  reset: number;
+}
+
+export class Client {
+  readonly transcript: ExchangeRecord[] = [];
+  readonly byCategory: Record<string, number> = {};
+  private readonly redactor: Redactor;
+  private readonly rates = new Map<string, RateState>();
+  private readonly lastPoll = new Map<string, { at: number; interval: number }>();
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly now: () => number;
+  /** Exchanges recorded since the last call of `take()`. */
+  private pending: number[] = [];
+
+  constructor(private readonly opts: ClientOptions, secrets: readonly string[]) {
+    this.redactor = new Redactor(secrets);
+    this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.now = opts.now ?? Date.now;
+  }
+
+  get count(): number {
+    return this.transcript.length;
+  }
+
+  /** Ids of the exchanges made since the previous call. */
+  take(): number[] {
+    const out = this.pending;
+    this.pending = [];
+    return out;
+  }
+
+  redact(text: string): string {
+    return this.redactor.text(text);
+  }
+
+  tokenValue(name: TokenName): string | undefined {
+    return this.opts.profile.tokens?.[name]?.value;
+  }
+
+  async send(req: RequestOptions): Promise<Reply> {
+    if (this.count >= this.opts.maxRequests) throw new BudgetExhausted(`request budget of ${this.opts.maxRequests} spent`);
+    const method = (req.method ?? 'GET').toUpperCase();
+    const { profile, names } = this.opts;
+    const url = `${profile.base_url.replace(/\/+$/, '')}${profile.prefix ?? ''}${req.path}`;
+    const headers: Record<string, string> = { accept: names.mediaType, 'user-agent': 'conformance-suite', ...lower(req.headers ?? {}) };
+    const as = req.as === undefined ? 'classic' : req.as;
+    let authenticated = false;
+    if (as && typeof as === 'object') {
+      headers.authorization = as.raw;
+      authenticated = true;
+    } else if (as) {
+      const value = this.tokenValue(as);
+      if (!value) throw new Error(`profile has no token "${as}"`);
+      headers.authorization = `Bearer ${value}`;
+      authenticated = true;
+    }
+    let payload: string | undefined;
+    if (req.body !== undefined) {
+      payload = JSON.stringify(req.body);
+      headers['content-type'] = 'application/json';
+    }
+
+    const pathOnly = req.path.split('?')[0] ?? req.path;
+    const category = matchEndpoint(method, pathOnly)?.endpoint.category ?? (pathOnly === '/rate_limit' ? null : 'core');
+    if (category) await this.pace(`${category}:${authenticated ? 'auth' : 'anon'}`);
+    const pollKey = `${method} ${url} ${headers.authorization ?? ''}`;
+    if (req.poll) await this.waitForPoll(pollKey);
+
+    const record: ExchangeRecord = {
+      id: this.transcript.length + 1,
+      request: { method, url: this.redactor.text(url), headers: this.redactor.headers(headers), ...(req.body !== undefined ? { body: this.redactor.json(req.body) } : {}) },
+      durationMs: 0,
+    };
+    this.transcript.push(record);
+    this.pending.push(record.id);
+    const started = this.now();
+    let status: number;
+    let responseHeaders: Record<string, string>;
+    let text: string;
+    try {
+      // undici's request() does not follow redirects: a 301 is seen as a 301.
+      const res = await undiciRequest(url, {
+        method: method as 'GET', headers, body: payload, headersTimeout: this.opts.timeoutMs, bodyTimeout: this.opts.timeoutMs,
+      });
+      status = res.statusCode;
+      responseHeaders = {};
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) responseHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+      text = await res.body.text();
+    } catch (err) {
+      record.durationMs = this.now() - started;
+      record.error = describeNetworkError(err, this.opts.timeoutMs);
+      throw new TargetUnreachable(`${method} ${this.redactor.text(url)}: ${record.error}`);
+    }
+    record.durationMs = this.now() - started;
+    const resource = responseHeaders['x-ratelimit-resource'];
+    if (category) this.byCategory[resource ?? category] = (this.byCategory[resource ?? category] ?? 0) + 1;
+    this.observeRate(`${resource ?? category}:${authenticated ? 'auth' : 'anon'}`, responseHeaders);
+    const interval = Number(responseHeaders['x-poll-interval']);
+    if (Number.isFinite(interval) && interval > 0) this.lastPoll.set(pollKey, { at: this.now(), interval: interval * 1000 });
+
+    let json: unknown;
+    let jsonError: string | undefined;
+    if (text.length) {
+      try {
+        json = JSON.parse(text);
+      } catch (err) {
+        jsonError = `body is not JSON (${(err as Error).message}); starts with ${JSON.stringify(text.slice(0, 60))}`;
+      }
+    }
+    record.response = { status, headers: this.redactor.headers(responseHeaders), ...(text.length ? { body: json !== undefined ? this.redactor.json(json) : this.redactor.text(text.slice(0, 2000)) } : {}) };
+    return { status, headers: responseHeaders, text, json, ...(jsonError ? { jsonError } : {}), exchange: record.id };
+  }
+
+  /** Waits when the last response said this category has no request left in its window. */
+  private async pace(key: string): Promise<void> {
+    const state = this.rates.get(key);
+    if (!state || state.remaining > 0) return;
+    const wait = state.reset * 1000 - this.now() + 1000;
+    if (wait <= 0) return;
+    if (wait > (this.opts.maxWaitMs ?? 120_000)) {
+      throw new BudgetExhausted(`rate limit ${key.split(':')[0]} spent until ${new Date(state.reset * 1000).toISOString()}`);
+    }
+    await this.sleep(wait);
+    this.rates.delete(key);
+  }
+
+  private observeRate(key: string, headers: Record<string, string>): void {
+    const remaining = Number(headers['x-ratelimit-remaining']);
+    const reset = Number(headers['x-ratelimit-reset']);
+    if (headers['x-ratelimit-remaining'] !== undefined && Number.isFinite(remaining) && Number.isFinite(reset)) {
+      // Keep one request in reserve: other tokens of the same user may share this window.
+      this.rates.set(key, { remaining: remaining - 1, reset });
+    }
+  }
+
+  private async waitForPoll(key: string): Promise<void> {
+    const last = this.lastPoll.get(key);
+    if (!last) return;
+    const wait = last.at + last.interval - this.now();
+    if (wait > 0) await this.sleep(wait);
+  }
+}
+
+function lower(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+function describeNetworkError(err: unknown, timeoutMs: number): string {
+  const e = err as { code?: string; message?: string; cause?: { code?: string } };
+  const code = e.code ?? e.cause?.code;
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return `no answer within ${timeoutMs} ms`;
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ENOTFOUND') return 'host not found';
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection closed by the server';
+  return e.message ?? String(err);
+}

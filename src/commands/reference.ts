@@ -1,0 +1,41 @@
+/** `conformance reference`: serve the reference implementation. */
+import type { Argv } from 'yargs';
+import { referenceProfile } from '../../reference/profile.js';
+import { startReference, type RunningReference } from '../../reference/server.js';
+import { EXIT, UserError } from '../exit-codes.js';
+import { writeFileAtomic } from '../fs-atomic.js';
+
+export function referenceOptions(y: Argv) {
+  return y
+    .option('port', { type: 'number', default: 8080, describe: 'TCP port (0 picks a free one)' })
+    .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to bind' })
+    .option('prefix', { type: 'string', default: '', describe: 'Path prefix of a self-hosted installation, e.g. /api/v3' })
+    .option('faults', { type: 'string', default: '', describe: 'Comma-separated named faults to switch on (see `conformance faults`)' })
+    .option('vendor', { type: 'string', default: 'service', describe: 'Vendor word in header and media-type names' })
+    .option('imports-retired', { type: 'boolean', default: false, describe: 'Answer every source-import endpoint with 503' })
+    .option('write-profile', { type: 'string', describe: 'Write the target profile for this reference to a file' });
+}
+
+type Args = Awaited<ReturnType<typeof referenceOptions>['argv']>;
+
+export async function referenceCommand(args: Args): Promise<void> {
+  if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) throw new UserError(`--port must be an integer from 0 to 65535, got ${args.port}`);
+  const faults = args.faults.split(',').map((s) => s.trim()).filter(Boolean);
+  let running: RunningReference;
+  try {
+    running = await startReference({
+      port: args.port, host: args.host, prefix: args.prefix, faults, vendor: args.vendor, importsRetired: args['imports-retired'],
+    });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'EADDRINUSE') throw new UserError(`port ${args.port} on ${args.host} is already in use`);
+    if (e.code === 'EADDRNOTAVAIL' || e.code === 'EACCES') throw new UserError(`cannot bind ${args.host}:${args.port} (${e.code})`);
+    throw new UserError(e.message);
+  }
+  if (args['write-profile']) writeFileAtomic(args['write-profile'], `${JSON.stringify(referenceProfile(running, args.vendor), null, 2)}\n`);
+  const label = faults.length ? ` with faults ${faults.join(', ')}` : '';
+  process.stdout.write(`reference listening on ${running.url}${label}\n`);
+  const stop = () => void running.close().then(() => process.exit(EXIT.ok));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}

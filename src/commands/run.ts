@@ -1,0 +1,84 @@
+/** The default command: run the suites against a target (or the embedded reference) and write reports. */
+import { readFileSync } from 'node:fs';
+import type { Argv } from 'yargs';
+import { consoleSummary, progressLine } from '../../reports/console.js';
+import { writeReports } from '../../reports/write.js';
+import { EXIT, UserError } from '../exit-codes.js';
+import type { RunResult } from '../model.js';
+import { loadProfile, type Profile } from '../profile.js';
+import { planChecks, runConformance } from '../runner.js';
+
+export function runOptions(y: Argv) {
+  return y
+    .option('base-url', { type: 'string', describe: 'API root of the target; without it (and without --profile) the built-in reference is started' })
+    .option('profile', { type: 'string', describe: 'Target profile JSON (see docs/profile.md)' })
+    .option('suite', { type: 'string', array: true, describe: 'Run only these suites' })
+    .option('grep', { type: 'string', describe: 'Run only checks whose id or title contains this text' })
+    .option('allow-writes', { type: 'boolean', default: false, describe: 'Allow checks that change the target (PATCH, PUT, DELETE, mark-as-read)' })
+    .option('report-dir', { type: 'string', default: 'conformance-report', describe: 'Directory for report.json and summary.md' })
+    .option('vendor', { type: 'string', describe: 'Vendor word in header and media-type names: service or github' })
+    .option('prefix', { type: 'string', describe: 'Path prefix of a self-hosted installation, e.g. /api/v3' })
+    .option('max-requests', { type: 'number', default: 5000, describe: 'Stop (exit 4) before sending more requests than this' })
+    .option('timeout', { type: 'number', default: 15, describe: 'Seconds to wait for each answer' })
+    .option('list', { type: 'boolean', default: false, describe: 'Print the checks that would run, without sending a request' })
+    .option('only-failed', { type: 'string', describe: 'Rerun only the failures recorded in an earlier report.json' })
+    .option('quiet', { type: 'boolean', default: false, describe: 'No progress lines' });
+}
+
+type Args = Awaited<ReturnType<typeof runOptions>['argv']>;
+
+export async function runCommand(args: Args): Promise<void> {
+  if (args['base-url'] !== undefined && !/^https?:\/\/[^/]/.test(args['base-url'])) throw new UserError(`--base-url must be an http(s) URL, got "${args['base-url']}"`);
+  if (!Number.isInteger(args['max-requests']) || args['max-requests'] < 1) throw new UserError('--max-requests must be a positive integer');
+  if (!(args.timeout > 0)) throw new UserError('--timeout must be a positive number of seconds');
+  const profile: Profile | undefined = args.profile ? loadProfile(args.profile) : undefined;
+  const only = args['only-failed'] ? failedIn(args['only-failed']) : undefined;
+
+  if (args.list) {
+    const planned = planChecks(profile ?? { base_url: args['base-url'] ?? 'http://embedded.invalid' }, { suites: args.suite, grep: args.grep, only });
+    for (const { suite, spec } of planned) {
+      process.stdout.write(`${spec.id}  [${suite.name}] ${spec.writes ? '(writes) ' : ''}${spec.title}\n`);
+    }
+    process.stdout.write(`${planned.length} checks\n`);
+    return;
+  }
+
+  const quiet = args.quiet;
+  let result: RunResult;
+  try {
+    result = await runConformance({
+      ...(args['base-url'] ? { baseUrl: args['base-url'] } : {}), ...(profile ? { profile } : {}),
+      ...(args.prefix !== undefined ? { prefix: args.prefix } : {}), ...(args.vendor ? { vendor: args.vendor } : {}),
+      suites: args.suite, grep: args.grep, only, allowWrites: args['allow-writes'],
+      maxRequests: args['max-requests'], timeoutMs: args.timeout * 1000,
+      onCheck: quiet ? undefined : (check, i, total) => process.stderr.write(`${progressLine(check, i, total)}\n`),
+    });
+  } catch (err) {
+    if (/^unknown suite/.test((err as Error).message)) throw new UserError((err as Error).message);
+    throw err;
+  }
+  const files = writeReports(result, args['report-dir']);
+  process.stdout.write(consoleSummary(result));
+  process.stdout.write(`reports: ${files.join(', ')}\n`);
+  process.exitCode = exitCodeFor(result);
+  if (result.stopped && result.stopped.reason !== 'budget-exhausted') {
+    throw new UserError(result.stopped.message, EXIT.unreachable);
+  }
+}
+
+export function exitCodeFor(result: RunResult): number {
+  if (result.stopped?.reason === 'unreachable' || result.stopped?.reason === 'credentials-rejected') return EXIT.unreachable;
+  if (result.stopped?.reason === 'budget-exhausted') return EXIT.budgetExhausted;
+  return result.counts.fail > 0 ? EXIT.checkFailed : EXIT.ok;
+}
+
+function failedIn(path: string): string[] {
+  let report: RunResult;
+  try {
+    report = JSON.parse(readFileSync(path, 'utf8')) as RunResult;
+  } catch (err) {
+    throw new UserError(`--only-failed ${path}: cannot read a report (${(err as Error).message.split('\n')[0]})`);
+  }
+  if (!Array.isArray(report.checks)) throw new UserError(`--only-failed ${path}: not a conformance report.json`);
+  return report.checks.filter((c) => c.outcome === 'fail').map((c) => c.id);
+}

@@ -1,0 +1,93 @@
+/** How suites declare checks, and the context a check runs with. */
+import type { Requirement } from '../spec/requirements/index.js';
+import { requirement as lookupRequirement } from '../spec/requirements/index.js';
+import type { VendorNames } from '../spec/vendor.js';
+import type { Client, Reply, RequestOptions } from './client.js';
+import type { Finding, SkipReason } from './model.js';
+import type { Profile, ProfileResources, TokenName } from './profile.js';
+
+export interface CheckSpec {
+  /** Stable id, unique across suites. */
+  id: string;
+  title: string;
+  /** Requirement id whose sentence this check enforces. */
+  requirement: string;
+  needs?: { tokens?: TokenName[]; resources?: (keyof ProfileResources)[] };
+  /** Checks that change the target run only with --allow-writes. */
+  writes?: boolean;
+  /** Observation of behaviour the spec does not show: the outcome is info, never fail. */
+  observes?: boolean;
+  run(t: CheckContext): Promise<void>;
+}
+
+export interface Suite {
+  name: string;
+  description: string;
+  /** Built per run so checks can be generated from the catalogue and the profile. */
+  checks(profile: Profile): CheckSpec[];
+}
+
+/** Thrown by `t.skip` to end a check early. */
+export class SkipSignal extends Error {
+  constructor(readonly reason: SkipReason, message: string) {
+    super(message);
+  }
+}
+
+export class CheckContext {
+  readonly failures: Finding[] = [];
+  readonly warnings: Finding[] = [];
+  readonly notes: Finding[] = [];
+
+  constructor(
+    readonly spec: CheckSpec,
+    readonly client: Client,
+    readonly profile: Profile,
+    readonly names: VendorNames,
+  ) {}
+
+  get resources(): ProfileResources {
+    return this.profile.resources ?? {};
+  }
+
+  get requirement(): Requirement {
+    return lookupRequirement(this.spec.requirement);
+  }
+
+  request(req: RequestOptions): Promise<Reply> {
+    return this.client.send(req);
+  }
+
+  fail(message: string, path?: string): void {
+    this.failures.push({ message, ...(path ? { path } : {}) });
+  }
+
+  warn(message: string, path?: string): void {
+    this.warnings.push({ message, ...(path ? { path } : {}) });
+  }
+
+  info(message: string, path?: string): void {
+    this.notes.push({ message, ...(path ? { path } : {}) });
+  }
+
+  skip(reason: SkipReason, message: string): never {
+    throw new SkipSignal(reason, message);
+  }
+
+  /** Fails unless the status is one of `expected`; returns whether it was. */
+  expectStatus(reply: Reply, expected: readonly number[], what = 'status'): boolean {
+    if (expected.includes(reply.status)) return true;
+    const message = typeof (reply.json as { message?: unknown })?.message === 'string' ? ` (message: ${(reply.json as { message: string }).message})` : '';
+    this.fail(`${what}: expected ${expected.join(' or ')}, got ${reply.status}${message}`);
+    return false;
+  }
+
+  /** The parsed JSON body, or a failure naming why there is none. */
+  body<T = unknown>(reply: Reply): T | undefined {
+    if (reply.jsonError) {
+      this.fail(reply.jsonError);
+      return undefined;
+    }
+    return reply.json as T;
+  }
+}

@@ -1,0 +1,98 @@
+/** `npx conformance` as a user runs it: exit codes, one-line errors, reports on disk. */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packagePath } from '../src/paths.js';
+
+const BIN = packagePath('bin', 'conformance.js');
+
+function run(args: string[], timeoutMs = 60_000): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('exit', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
+const lastLine = (s: string) => s.trim().split('\n').at(-1) ?? '';
+
+describe('npx conformance against bad targets', () => {
+  const servers: Server[] = [];
+  let htmlUrl = '';
+  let hangingUrl = '';
+  beforeAll(async () => {
+    const html = createServer((_req, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end('<html>hello</html>'); });
+    const hanging = createServer(() => { /* never answers */ });
+    for (const s of [html, hanging]) {
+      servers.push(s);
+      await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    }
+    htmlUrl = `http://127.0.0.1:${(html.address() as { port: number }).port}`;
+    hangingUrl = `http://127.0.0.1:${(hanging.address() as { port: number }).port}`;
+  });
+  afterAll(() => {
+    for (const s of servers) {
+      s.closeAllConnections();
+      s.close();
+    }
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'run-'));
+
+  it('an unreachable URL: one line naming it, exit 3', async () => {
+    const r = await run(['--base-url', 'http://127.0.0.1:9', '--report-dir', join(dir, 'a'), '--quiet']);
+    expect(r.status).toBe(3);
+    expect(lastLine(r.stderr)).toMatch(/^conformance: .*connection refused/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('a server that does not speak JSON: exit 3', async () => {
+    const r = await run(['--base-url', htmlUrl, '--report-dir', join(dir, 'b'), '--quiet']);
+    expect(r.status).toBe(3);
+    expect(lastLine(r.stderr)).toMatch(/not JSON/);
+  });
+
+  it('a hanging server: the timeout names it, exit 3', async () => {
+    const r = await run(['--base-url', hangingUrl, '--timeout', '1', '--report-dir', join(dir, 'c'), '--quiet']);
+    expect(r.status).toBe(3);
+    expect(lastLine(r.stderr)).toMatch(/no answer within 1000 ms/);
+  });
+
+  it('a malformed profile or a wrong flag: exit 2', async () => {
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, '{"base_url": 3}');
+    const p = await run(['--profile', bad]);
+    expect(p.status).toBe(2);
+    expect(lastLine(p.stderr)).toMatch(/^conformance: profile .*base_url/);
+    const f = await run(['--max-requests', 'lots']);
+    expect(f.status).toBe(2);
+    const s = await run(['--suite', 'nope', '--list']);
+    expect(s.status).toBe(2);
+    expect(lastLine(s.stderr)).toMatch(/unknown suite nope/);
+  });
+
+  it('--list prints checks without a target', async () => {
+    const r = await run(['--list']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/schema\.search\.issues/);
+  });
+
+  it('a spent request budget: exit 4 and reports still written', async () => {
+    const out = join(dir, 'budget');
+    const r = await run(['--max-requests', '5', '--report-dir', out, '--quiet']);
+    expect(r.status).toBe(4);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+    expect(report.stopped.reason).toBe('budget-exhausted');
+    expect(report.requests.total).toBeLessThanOrEqual(5);
+    expect(existsSync(join(out, 'summary.md'))).toBe(true);
+  });
+});
