@@ -2,7 +2,7 @@
 import type { Fault } from './fault.js';
 import { AREAS } from './state.js';
 
-/** Faults of the shared conventions (authentication, versioning, rate-limit headers, conditional requests, errors). */
+/** Faults of the shared conventions (authentication, versioning, rate-limit headers, conditional requests, errors, shared resources). */
 const CONVENTION_FAULTS: Fault[] = [
   { id: 'auth-token-scheme-refused', requirement: 'auth.bearer-and-token-schemes', effect: 'The `token <TOKEN>` scheme is answered 401.' },
   { id: 'auth-password-accepted', requirement: 'auth.password-rejected', effect: 'Basic username:password is accepted as if it were a token.' },
@@ -18,6 +18,9 @@ const CONVENTION_FAULTS: Fault[] = [
   { id: 'ratelimit-search-limit-60', requirement: 'ratelimit.search-per-minute', effect: 'Authenticated search allows 60 requests a minute.' },
   { id: 'ratelimit-304-counted', requirement: 'ratelimit.304-not-counted', effect: '304 answers consume the rate limit.' },
   { id: 'ratelimit-exhausted-429', requirement: 'ratelimit.exhausted-403', effect: 'Exhaustion is answered 429 instead of 403.' },
+  { id: 'schema-user-id-string', requirement: 'resource.user', effect: 'User objects carry `id` as a string.' },
+  { id: 'schema-repository-missing-full-name', requirement: 'resource.repository', effect: 'Embedded repositories lack `full_name`.' },
+  { id: 'schema-repository-description-null', requirement: 'resource.repository', effect: 'Embedded repositories carry `description: null` (nullability not shown: a warning).' },
   { id: 'cond-etag-unquoted', requirement: 'cond.etag-quoted', effect: 'ETag values are sent without the required quotes.' },
   { id: 'cond-if-none-match-ignored', requirement: 'cond.etag-304', effect: 'A matching If-None-Match is answered 200, never 304.' },
   { id: 'cond-if-modified-since-ignored', requirement: 'cond.last-modified-304', effect: 'A matching If-Modified-Since is answered 200, never 304.' },

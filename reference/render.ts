@@ -3,11 +3,11 @@ import type { HandlerContext } from './http.js';
 import type { Account, Repo } from './world.js';
 
 /** Document 1, "User object". */
-export function renderUser(ctx: Pick<HandlerContext, 'apiBase' | 'webBase'>, account: Account): Record<string, unknown> {
+export function renderUser(ctx: Pick<HandlerContext, 'apiBase' | 'webBase' | 'fault'>, account: Account): Record<string, unknown> {
   const url = `${ctx.apiBase}/users/${account.login}`;
   return {
     login: account.login,
-    id: account.id,
+    id: ctx.fault('schema-user-id-string') ? String(account.id) : account.id,
     node_id: nodeId('U', account.id),
     avatar_url: `${ctx.webBase}/avatars/${account.login}`,
     gravatar_id: '',
@@ -42,7 +42,7 @@ const REPO_LINKS: Record<string, string> = {
 };
 
 /** Document 1, "Repository object (embedded in results)". */
-export function renderRepo(ctx: Pick<HandlerContext, 'apiBase' | 'webBase' | 'state'>, repo: Repo): Record<string, unknown> {
+export function renderRepo(ctx: Pick<HandlerContext, 'apiBase' | 'webBase' | 'state' | 'fault'>, repo: Repo): Record<string, unknown> {
   const owner = ctx.state.world.account(repo.owner);
   const url = `${ctx.apiBase}/repos/${repo.owner}/${repo.name}`;
   const host = new URL(ctx.webBase).host;
@@ -52,11 +52,11 @@ export function renderRepo(ctx: Pick<HandlerContext, 'apiBase' | 'webBase' | 'st
     id: repo.id,
     node_id: nodeId('R', repo.id),
     name: repo.name,
-    full_name: `${repo.owner}/${repo.name}`,
+    ...(ctx.fault('schema-repository-missing-full-name') ? {} : { full_name: `${repo.owner}/${repo.name}` }),
     owner: owner ? renderUser(ctx, owner) : {},
     private: repo.private,
     html_url: `${ctx.webBase}/${repo.owner}/${repo.name}`,
-    description: repo.description,
+    description: ctx.fault('schema-repository-description-null') ? null : repo.description,
     fork: repo.fork,
     url,
     ...links,

@@ -3,6 +3,7 @@ import yargs from 'yargs';
 import { FAULTS } from '../reference/faults.js';
 import { referenceCommand, referenceOptions } from './commands/reference.js';
 import { runCommand, runOptions } from './commands/run.js';
+import { validateCommand, validateOptions } from './commands/validate.js';
 import { EXIT, UserError } from './exit-codes.js';
 
 export async function main(argv: string[]): Promise<void> {
@@ -12,6 +13,7 @@ export async function main(argv: string[]): Promise<void> {
       .usage('$0 [options]                 run the suites (against the built-in reference when no --base-url)\n$0 <command> [options]')
       .command('$0', 'Run the conformance suites and write reports', runOptions, runCommand)
       .command('reference', 'Serve the reference implementation of both spec documents', referenceOptions, referenceCommand)
+      .command('validate <resource> <file>', 'Grade a saved JSON document against a resource schema', validateOptions, validateCommand)
       .command('faults', 'List the named faults the reference can be started with', (y) => y.option('json', { type: 'boolean', default: false }), (args) => {
         if (args.json) {
           process.stdout.write(`${JSON.stringify(FAULTS, null, 2)}\n`);

@@ -1,6 +1,6 @@
 /** The command line as a user meets it: the compiled bin, real processes, exit codes and one-line errors. */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,6 +68,19 @@ describe('conformance CLI', () => {
     const r = run('reference', '--port', String(port));
     expect(r.status).toBe(2);
     expect(r.stderr.trim()).toBe(`conformance: port ${port} on 127.0.0.1 is already in use`);
+  });
+
+  it('validate grades a saved document: exit 0 when valid, 1 with a failure, 2 for a bad resource name', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'validate-'));
+    const good = join(dir, 'good.json');
+    writeFileSync(good, JSON.stringify([{ ref_name: 'refs/heads/main', path: 'big.bin', oid: 'abc', size: 104857601 }]));
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ ref_name: 'refs/heads/main', path: 'big.bin', oid: 'abc', size: '100MB' }));
+    expect(run('validate', 'large-file', good).status).toBe(0);
+    const r = run('validate', 'large-file', bad);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('FAIL /size: expected integer, got string "100MB"');
+    expect(run('validate', 'no-such-resource', good).status).toBe(2);
   });
 
   it('lists the named faults', () => {

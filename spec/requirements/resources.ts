@@ -3,6 +3,10 @@ import { req } from './types.js';
 /** The resources' field lists, which the schema suite enforces (schemas/ holds them as JSON Schemas). */
 export const RESOURCES = [
   req('resource.timestamps', 'MUST', 1, 'Value conventions', 'Timestamps are ISO 8601 strings of the form YYYY-MM-DDTHH:MM:SSZ.'),
+  req('resource.user', 'MUST', 1, 'User object',
+    '`login` string; `id` integer; `node_id` string; `avatar_url`; `gravatar_id` string (may be empty); `url`; `html_url`; `followers_url`; `following_url`; `gists_url`; `starred_url`; `subscriptions_url`; `organizations_url`; `repos_url`; `events_url`; `received_events_url`; `type` string (values seen: User, Organization); `site_admin` boolean.'),
+  req('resource.repository', 'MUST', 1, 'Repository object (embedded in results)',
+    '`id` integer; `node_id`; `name`; `full_name`; `owner` (user object); `private` boolean; `html_url`; `description` string; `fork` boolean; `url`;'),
   req('resource.search-envelope', 'MUST', 1, 'Search result envelope',
     'total_count | integer | number of matches … incomplete_results | boolean | true when the query hit its time limit and only matches found before the timeout are returned … items | array | result records, at most 1,000 reachable per search'),
   req('resource.code-item', 'MUST', 1, 'Search records',

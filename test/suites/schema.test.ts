@@ -1,0 +1,40 @@
+/**
+ * The schema suite, proven on the reference: it passes the correct reference with no warning,
+ * and it catches each kind of schema violation a named fault introduces.
+ */
+import { describe, expect, it } from 'vitest';
+import type { CheckResult, RunResult } from '../../src/model.js';
+import { runConformance } from '../../src/runner.js';
+
+const run = (faults: string[] = []) => runConformance({ suites: ['schema'], referenceFaults: faults });
+const findings = (r: RunResult, outcome: CheckResult['outcome']) =>
+  r.checks.filter((c) => c.outcome === outcome).flatMap((c) => c.findings.map((f) => ({ check: c.id, ...f })));
+
+describe('schema suite', () => {
+  it('passes the correct reference with no failure and no warning', async () => {
+    const r = await run();
+    expect(r.counts.fail).toBe(0);
+    expect(r.counts.warn).toBe(0);
+    expect(r.counts.pass).toBeGreaterThan(20);
+    // Without --allow-writes no import exists: those checks are skipped with a reason, not failed.
+    for (const c of r.checks.filter((x) => x.outcome === 'skip')) expect(c.skipReason).toBe('missing-resource');
+  });
+
+  const CASES: [fault: string, outcome: 'fail' | 'warn', expected: RegExp][] = [
+    ['schema-user-id-string', 'fail', /expected integer, got string/],
+    ['schema-repository-missing-full-name', 'fail', /missing field "full_name"/],
+    ['alerts-timestamps-millis', 'fail', /expected a timestamp of the form YYYY-MM-DDTHH:MM:SSZ/],
+    ['notifications-reason-outside-enum', 'fail', /expected one of .*"watching"/],
+    ['search-incomplete-results-string', 'fail', /\/incomplete_results.*expected boolean/],
+    ['events-push-size-string', 'fail', /payload\/size.*expected integer/],
+    ['schema-repository-description-null', 'warn', /null where the spec does not state the field nullable/],
+  ];
+  for (const [fault, outcome, expected] of CASES) {
+    it(`catches ${fault} as ${outcome}`, async () => {
+      const r = await run([fault]);
+      const hits = findings(r, outcome).filter((f) => expected.test(`${f.path} ${f.message}`));
+      expect(hits.length, JSON.stringify(findings(r, outcome).slice(0, 3))).toBeGreaterThan(0);
+      if (outcome === 'warn') expect(r.counts.fail).toBe(0);
+    });
+  }
+});
