@@ -1,10 +1,11 @@
 /** The reference's own target profile, derived from its world so nothing is written twice. */
 import type { Profile, ProfileToken, TokenName } from '../src/profile.js';
+import { SCENARIOS } from './areas/imports/plan.js';
 import { COMMON_KEYWORD } from './areas/search/corpus.js';
 import type { RunningReference } from './server.js';
 
 export function referenceProfile(running: RunningReference, vendor = 'service'): Profile {
-  const { world } = running.state;
+  const { world, codeScanning, notifications } = running.state;
   const tokens: Partial<Record<TokenName, ProfileToken>> = {};
   let lockout: Profile['lockout_user'];
   for (const t of world.tokens.values()) {
@@ -34,7 +35,14 @@ export function referenceProfile(running: RunningReference, vendor = 'service'):
     tokens,
     ...(lockout ? { lockout_user: lockout } : {}),
     resources: {
-      ...(publicRepo ? { public_repo: `${publicRepo.owner}/${publicRepo.name}`, label_repository_id: publicRepo.id } : {}),
+      ...(publicRepo ? {
+        public_repo: `${publicRepo.owner}/${publicRepo.name}`,
+        label_repository_id: publicRepo.id,
+        alert_numbers: (codeScanning.alerts.get(publicRepo.id) ?? []).slice(0, 2).map((a) => a.number),
+      } : {}),
+      thread_ids: [...notifications.threads.values()].filter((t) => t.login === tokens.classic?.login).slice(0, 2).map((t) => String(t.id)),
+      // The vcs_url decides an import's course in the reference: one URL per scenario.
+      import_urls: Object.fromEntries(['ok', ...SCENARIOS].map((s) => [s.replace('-', '_'), `https://svn.example.invalid/${s}/trunk`])),
       private_repo: name((r) => r.private)!,
       workflow_repo: name((r) => r.workflowAutomation)!,
       import_repo: name((r) => r.name === 'import-target')!,

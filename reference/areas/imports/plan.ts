@@ -9,7 +9,7 @@ import type { ImportStatus } from '../../../spec/vocabulary.js';
 export type Scenario = 'needs-auth' | 'auth-failed' | 'multiple' | 'nothing' | 'broken' | 'large' | 'ok';
 
 /** Substrings of vcs_url that select a scenario, checked in this order; anything else imports cleanly. */
-const SCENARIOS: readonly Scenario[] = ['needs-auth', 'auth-failed', 'multiple', 'nothing', 'broken', 'large'];
+export const SCENARIOS: readonly Scenario[] = ['needs-auth', 'auth-failed', 'multiple', 'nothing', 'broken', 'large'];
 
 export function scenarioOf(vcsUrl: string): Scenario {
   return SCENARIOS.find((s) => vcsUrl.includes(s)) ?? 'ok';
