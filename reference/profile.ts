@@ -19,6 +19,7 @@ export function referenceProfile(running: RunningReference, vendor = 'service'):
     };
   }
   tokens.invalid = { value: 'ref-invalid-token' };
+  const classicUser = world.users.get(tokens.classic?.login ?? '');
   const repos = world.liveRepos();
   const name = (pred: (r: (typeof repos)[number]) => boolean) => {
     const r = repos.find(pred);
@@ -34,6 +35,7 @@ export function referenceProfile(running: RunningReference, vendor = 'service'):
     vendor,
     tokens,
     ...(lockout ? { lockout_user: lockout } : {}),
+    ...(classicUser?.password ? { password_user: { login: classicUser.login, password: classicUser.password } } : {}),
     resources: {
       ...(publicRepo ? {
         public_repo: `${publicRepo.owner}/${publicRepo.name}`,

@@ -55,8 +55,10 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const names = vendorNames(options.vendor ?? 'service');
   const prefix = normalizePrefix(options.prefix ?? '');
   const now = options.now ?? Date.now;
+  // A server enforcing another search limit also reports it: the fault changes the quota itself.
+  const quotas = quotaTable(faults.has('ratelimit-search-limit-60') ? { ...options.quotas, search: { ...options.quotas?.search, authenticated: { limit: 60 } } } : options.quotas);
   const state = createState({
-    now, quotas: quotaTable(options.quotas), lockout: { ...DEFAULT_LOCKOUT, ...options.lockout },
+    now, quotas, lockout: { ...DEFAULT_LOCKOUT, ...options.lockout },
     importsRetired: options.importsRetired ?? false, pollIntervalSeconds: options.pollIntervalSeconds ?? 60,
   });
   let origin = '';
@@ -158,8 +160,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
 
   if (category) {
     const status = state.rateLimiter.status(rateKey, category, authenticated);
-    const limit = category === 'search' && authenticated && fault('ratelimit-search-limit-60') ? 60 : status.limit;
-    if (status.used >= limit) {
+    if (status.used >= status.limit) {
       const retryAfter = Math.max(status.reset - Math.floor(env.now() / 1000), 0);
       const refusal = error(fault('ratelimit-exhausted-429') ? 429 : 403,
         `API rate limit exceeded for ${rateKey}. Limit resets at ${new Date(status.reset * 1000).toISOString()}.`);

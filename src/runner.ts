@@ -55,7 +55,11 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
   let embedded: RunningReference | undefined;
   let profile: Profile;
   if (!options.baseUrl && !options.profile) {
-    embedded = await startReference({ port: 0, faults: options.referenceFaults ?? [], vendor: options.vendor ?? 'service', ...(options.prefix ? { prefix: options.prefix } : {}) });
+    // A one-second poll interval keeps the embedded run quick while the client still obeys it.
+    embedded = await startReference({
+      port: 0, faults: options.referenceFaults ?? [], vendor: options.vendor ?? 'service', pollIntervalSeconds: 1,
+      ...(options.prefix ? { prefix: options.prefix } : {}),
+    });
     profile = referenceProfile(embedded, options.vendor ?? 'service');
   } else {
     profile = structuredClone(options.profile ?? { base_url: options.baseUrl! });

@@ -1,5 +1,11 @@
-/** Every suite, in run order. */
+/** Every suite, in run order; the lockout suite runs last so no other check is locked out. */
 import type { Suite } from '../src/suite.js';
+import { authSuite } from './auth.js';
+import { conditionalSuite } from './conditional.js';
+import { lockoutSuite } from './lockout.js';
+import { rateLimitSuite } from './rate-limit.js';
 import { schemaSuite } from './schema.js';
+import { searchSuite } from './search.js';
+import { versioningSuite } from './versioning.js';
 
-export const SUITES: readonly Suite[] = [schemaSuite];
+export const SUITES: readonly Suite[] = [schemaSuite, searchSuite, rateLimitSuite, conditionalSuite, authSuite, versioningSuite, lockoutSuite];

@@ -66,7 +66,7 @@ async function threadId(t: CheckContext): Promise<string> {
   if (named) return named;
   const list = await t.request({ path: '/notifications?all=true&per_page=1' });
   const first = (Array.isArray(list.json) ? list.json[0] : undefined) as { id?: string } | undefined;
-  if (!first?.id) t.skip('missing-resource', 'the profile names no thread_ids and the notification listing is empty');
+  if (!first?.id) return t.skip('missing-resource', 'the profile names no thread_ids and the notification listing is empty');
   return first.id;
 }
 
@@ -75,7 +75,7 @@ async function alertNumber(t: CheckContext): Promise<number> {
   if (named) return named;
   const list = await t.request({ path: `/repos/${t.resources.public_repo}/code-scanning/alerts?per_page=1` });
   const first = (Array.isArray(list.json) ? list.json[0] : undefined) as { number?: number } | undefined;
-  if (!first?.number) t.skip('missing-resource', `the profile names no alert_numbers and ${t.resources.public_repo} lists no alert`);
+  if (!first?.number) return t.skip('missing-resource', `the profile names no alert_numbers and ${t.resources.public_repo} lists no alert`);
   return first.number;
 }
 
@@ -90,8 +90,8 @@ function schemaCheck(endpoint: Endpoint): CheckSpec | undefined {
     needs: { tokens: ['classic'], resources: how.needs },
     async run(t) {
       const reply = await t.request({ path: await how.path(t) });
-      if (endpoint.area === 'imports' && reply.status === 404) t.skip('missing-resource', `no import exists in ${t.resources.import_repo}; start one with --allow-writes`);
-      if (endpoint.area === 'imports' && reply.status === 503) t.skip('feature-retired', 'the source import interface answers 503 (retired)');
+      if (endpoint.area === 'imports' && reply.status === 404) return t.skip('missing-resource', `no import exists in ${t.resources.import_repo}; start one with --allow-writes`);
+      if (endpoint.area === 'imports' && reply.status === 503) return t.skip('feature-retired', 'the source import interface answers 503 (retired)');
       if (!t.expectStatus(reply, [endpoint.success.status])) return;
       const body = t.body(reply);
       if (body === undefined) return;

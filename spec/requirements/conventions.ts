@@ -42,4 +42,6 @@ export const CONVENTIONS = [
     'Polling: responses carry `Last-Modified`; send it back unchanged in `If-Modified-Since`; with no news the answer is 304 and the rate limit is untouched.'),
   req('poll.interval-header', 'MUST', 1, 'Notifications',
     'Header `X-Poll-Interval` gives the minimum seconds between polls; it may grow under load and must be obeyed.'),
+  req('versioning.unshown-behaviour', 'MAY', 1, 'Versioning',
+    'Behaviour when the version header is omitted or names an unsupported version: not shown.'),
 ];

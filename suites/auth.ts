@@ -1,0 +1,105 @@
+/** Authentication: token schemes, refused passwords, 401s, 404/403 without access, permissions header, single sign-on, classic-only notifications. */
+import type { Suite } from '../src/suite.js';
+
+const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
+const isRefusal = (s: number) => s === 401 || s === 403 || s === 404;
+
+export const authSuite: Suite = {
+  name: 'auth',
+  description: 'How tokens are sent and refused, single sign-on, and which token kinds each interface accepts.',
+  checks: () => [
+    {
+      id: 'auth.bearer-and-token-schemes', title: 'Both "Bearer <TOKEN>" and "token <TOKEN>" are accepted', requirement: 'auth.bearer-and-token-schemes',
+      needs: { tokens: ['classic'] },
+      async run(t) {
+        const token = t.client.tokenValue('classic')!;
+        for (const scheme of ['Bearer', 'token']) {
+          const r = await t.request({ path: '/notifications?per_page=1', as: { raw: `${scheme} ${token}` } });
+          t.expectStatus(r, [200], `GET /notifications with "${scheme} <TOKEN>"`);
+        }
+      },
+    },
+    {
+      id: 'auth.password-rejected', title: 'Username and password authentication yields a 4xx', requirement: 'auth.password-rejected',
+      needs: { resources: [] },
+      async run(t) {
+        const user = t.profile.password_user;
+        if (!user) return t.skip('missing-resource', 'the profile names no password_user (a login with its real password)');
+        const r = await t.request({ path: '/notifications?per_page=1', as: { raw: basic(user.login, user.password) } });
+        if (r.status < 400 || r.status > 499) t.fail(`Basic ${user.login}:<password> answered ${r.status}, not a 4xx`);
+      },
+    },
+    {
+      id: 'auth.invalid-credentials-401', title: 'Invalid credentials first give 401', requirement: 'auth.invalid-credentials-401', needs: { tokens: ['invalid'] },
+      async run(t) {
+        t.expectStatus(await t.request({ path: '/notifications', as: 'invalid' }), [401], 'GET /notifications with an invalid token');
+      },
+    },
+    {
+      id: 'auth.no-token-404-or-403', title: 'Private data without a token, or without the permission, answers 404 or 403', requirement: 'auth.no-token-404-or-403',
+      needs: { resources: ['private_repo'] },
+      async run(t) {
+        const path = `/repos/${t.resources.private_repo}/events`;
+        t.expectStatus(await t.request({ path, as: null }), [403, 404], `GET ${path} without a token`);
+        if (t.profile.tokens?.classic_public) t.expectStatus(await t.request({ path, as: 'classic_public' }), [403, 404], `GET ${path} with the public-only token`);
+      },
+    },
+    {
+      id: 'auth.accepted-permissions-header', title: 'X-Accepted-<Vendor>-Permissions names the permission code scanning needs', requirement: 'auth.accepted-permissions-header',
+      needs: { tokens: ['fine_grained_bare'], resources: ['public_repo'] },
+      async run(t) {
+        const r = await t.request({ path: `/repos/${t.resources.public_repo}/code-scanning/alerts`, as: 'fine_grained_bare' });
+        const header = r.headers[t.names.acceptedPermissionsHeader.toLowerCase()];
+        if (header === undefined) t.fail(`no ${t.names.acceptedPermissionsHeader} header (status ${r.status})`);
+        else if (!/security_events/.test(header)) t.fail(`${t.names.acceptedPermissionsHeader} is "${header}", which does not name security_events`);
+      },
+    },
+    {
+      id: 'auth.sso-403-header', title: 'A token not authorized for an SSO organization gets 404, or 403 with an SSO URL', requirement: 'auth.sso-403-header',
+      needs: { tokens: ['sso_unauthorized'], resources: ['sso_org'] },
+      async run(t) {
+        const r = await t.request({ path: `/orgs/${t.resources.sso_org}/code-scanning/alerts`, as: 'sso_unauthorized' });
+        if (!t.expectStatus(r, [403, 404])) return;
+        if (r.status === 404) return t.info('answered 404, which the spec allows; no header is required then');
+        const header = r.headers[t.names.ssoHeader.toLowerCase()];
+        if (!header || !/https?:\/\/\S+/.test(header)) t.fail(`the 403 has ${header ? `${t.names.ssoHeader}: ${header}` : `no ${t.names.ssoHeader} header`}, not a URL to authorize the token`);
+      },
+    },
+    {
+      id: 'auth.sso-partial-results', title: 'A request spanning an SSO organization omits its results and says partial-results', requirement: 'auth.sso-partial-results',
+      needs: { tokens: ['classic', 'sso_unauthorized'], resources: ['sso_org'] },
+      async run(t) {
+        const org = t.resources.sso_org!;
+        type Item = { repository?: { full_name?: string }; repository_url?: string };
+        const ofOrg = (i: Item) => (i.repository?.full_name ?? i.repository_url?.split('/repos/')[1] ?? '').startsWith(`${org}/`);
+        const probes: [string, (body: unknown) => Item[]][] = [
+          ['/notifications?all=true&per_page=50', (b) => (Array.isArray(b) ? b : [])],
+          [`/search/issues?q=${encodeURIComponent(t.resources.search_keyword ?? 'test')}&per_page=100`, (b) => (b as { items?: Item[] })?.items ?? []],
+        ];
+        let spanned = 0;
+        for (const [path, items] of probes) {
+          if (!items(t.body(await t.request({ path }))).some(ofOrg)) continue;
+          spanned += 1;
+          const r = await t.request({ path, as: 'sso_unauthorized' });
+          if (!t.expectStatus(r, [200], `GET ${path} as the SSO-unauthorized token`)) continue;
+          if (items(t.body(r)).some(ofOrg)) t.fail(`GET ${path}: results of ${org} are included for a token not authorized for it`);
+          const header = r.headers[t.names.ssoHeader.toLowerCase()] ?? '';
+          if (!/^partial-results; organizations=\d+(,\d+)*$/.test(header)) t.fail(`GET ${path}: ${t.names.ssoHeader} is "${header}", not "partial-results; organizations=<id>,<id>"`);
+        }
+        if (!spanned) return t.skip('inconclusive', `neither notifications nor issue search of the classic token include anything of ${org}`);
+      },
+    },
+    {
+      id: 'auth.notifications-classic-only', title: 'Notification endpoints refuse tokens other than a classic personal access token', requirement: 'notifications.classic-only',
+      needs: { tokens: ['classic'] },
+      async run(t) {
+        const others = (['fine_grained', 'app_user', 'app_installation'] as const).filter((n) => t.profile.tokens?.[n]);
+        if (!others.length) return t.skip('missing-token', 'the profile names no fine_grained, app_user or app_installation token');
+        for (const as of others) {
+          const r = await t.request({ path: '/notifications?per_page=1', as });
+          if (!isRefusal(r.status)) t.fail(`GET /notifications with the ${as} token answered ${r.status}`);
+        }
+      },
+    },
+  ],
+};

@@ -1,0 +1,55 @@
+/** Conditional requests and polling: ETag / If-None-Match on events, Last-Modified / If-Modified-Since on notifications, X-Poll-Interval. */
+import type { Suite } from '../src/suite.js';
+
+export const conditionalSuite: Suite = {
+  name: 'conditional',
+  description: 'Polling as the spec describes it: quoted ETags, Last-Modified, 304s and X-Poll-Interval.',
+  checks: () => [
+    {
+      id: 'conditional.events-etag-quoted', title: 'Event timelines send a quoted ETag', requirement: 'cond.etag-quoted', needs: { tokens: ['classic'], resources: ['public_repo'] },
+      async run(t) {
+        const r = await t.request({ path: `/repos/${t.resources.public_repo}/events` });
+        if (!t.expectStatus(r, [200])) return;
+        const etag = r.headers.etag;
+        if (!etag) t.fail('no ETag header');
+        else if (!/^(W\/)?"[^"]*"$/.test(etag)) t.fail(`ETag ${etag} is not a quoted value`);
+      },
+    },
+    {
+      id: 'conditional.events-304', title: 'Sending the ETag back in If-None-Match with nothing new answers 304', requirement: 'cond.etag-304',
+      needs: { tokens: ['classic'], resources: ['public_repo'] },
+      async run(t) {
+        const path = `/repos/${t.resources.public_repo}/events`;
+        const r = await t.request({ path });
+        if (!r.headers.etag) return t.skip('inconclusive', 'no ETag to send back');
+        const again = await t.request({ path, headers: { 'if-none-match': r.headers.etag }, poll: true });
+        t.expectStatus(again, [304], 'conditional GET with the ETag');
+        if (again.status === 304 && again.text.length) t.fail('the 304 carries a body');
+      },
+    },
+    {
+      id: 'conditional.notifications-304', title: 'Notifications send Last-Modified; sending it back unchanged in If-Modified-Since answers 304',
+      requirement: 'cond.last-modified-304', needs: { tokens: ['classic'] },
+      async run(t) {
+        const r = await t.request({ path: '/notifications' });
+        if (!t.expectStatus(r, [200])) return;
+        const lm = r.headers['last-modified'];
+        if (!lm) return t.fail('no Last-Modified header');
+        const again = await t.request({ path: '/notifications', headers: { 'if-modified-since': lm }, poll: true });
+        t.expectStatus(again, [304], 'If-Modified-Since with the unchanged Last-Modified (no writes in between)');
+      },
+    },
+    {
+      id: 'conditional.poll-interval', title: 'Polled listings (events, notifications) carry X-Poll-Interval', requirement: 'poll.interval-header', needs: { tokens: ['classic'] },
+      async run(t) {
+        for (const path of ['/events', '/notifications']) {
+          const r = await t.request({ path });
+          if (r.status !== 200) continue;
+          const v = r.headers['x-poll-interval'];
+          if (v === undefined) t.fail(`GET ${path}: no X-Poll-Interval`);
+          else if (!/^\d+$/.test(v)) t.fail(`GET ${path}: X-Poll-Interval "${v}" is not a number of seconds`);
+        }
+      },
+    },
+  ],
+};

@@ -1,0 +1,113 @@
+/** Search: the 422 rules, access filtering, page caps, the 1,000-result cap, ordering and text matches. */
+import { LIMITS } from '../spec/limits.js';
+import { VALIDATION_FAILED } from '../spec/vocabulary.js';
+import type { Reply } from '../src/client.js';
+import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
+
+interface Envelope { total_count: number; items: Record<string, unknown>[] }
+const enc = encodeURIComponent;
+const keyword = (t: CheckContext) => t.resources.search_keyword ?? 'test';
+const search = (t: CheckContext, kind: string, q: string, extra = '', as?: Parameters<CheckContext['request']>[0]['as']) =>
+  t.request({ path: `/search/${kind}?q=${enc(q)}${extra}`, ...(as !== undefined ? { as } : {}) });
+
+/** "Search-specific 422 cases (message 'Validation failed')". */
+function expect422(t: CheckContext, r: Reply, what: string): void {
+  if (!t.expectStatus(r, [422], what)) return;
+  const message = (r.json as { message?: unknown } | undefined)?.message;
+  if (message !== VALIDATION_FAILED) t.fail(`${what}: message is ${JSON.stringify(message)}, not '${VALIDATION_FAILED}'`);
+}
+
+const repoOf = (item: Record<string, unknown>) => (item.repository as { full_name?: string } | undefined)?.full_name
+  ?? String(item.repository_url ?? '').split('/repos/')[1];
+
+function check(id: string, title: string, requirement: string, run: CheckSpec['run'], needs: CheckSpec['needs'] = { tokens: ['classic'] }): CheckSpec {
+  return { id, title, requirement, needs, run };
+}
+
+export const searchSuite: Suite = {
+  name: 'search',
+  description: "The search rules of document 1, within one window of the authenticated search limit.",
+  checks: () => [
+    check('search.q-length-256', 'q over 256 characters of keywords is refused; qualifiers do not count', 'search.q-length-256', async (t) => {
+      const max = LIMITS.search.maxQueryLength;
+      expect422(t, await search(t, 'issues', 'a'.repeat(max + 1)), `a ${max + 1}-character keyword`);
+      const repo = t.resources.public_repo!;
+      const q = `${'a'.repeat(max - 6)} repo:${repo} repo:${repo} is:issue in:title`;
+      t.expectStatus(await search(t, 'issues', q), [200], `${max - 6} keyword characters plus ${q.length - (max - 6)} of qualifiers`);
+    }, { tokens: ['classic'], resources: ['public_repo'] }),
+    check('search.max-operators', 'More than five AND/OR/NOT operators are refused; five pass', 'search.max-operators', async (t) => {
+      const k = keyword(t);
+      t.expectStatus(await search(t, 'issues', `${k} OR a AND b NOT c OR d AND e`), [200], 'five operators');
+      expect422(t, await search(t, 'issues', `${k} OR a AND b NOT c OR d AND e OR f`), 'six operators');
+    }),
+    check('search.code-requires-term', 'Code search with only a qualifier is refused', 'search.code-requires-term', async (t) => {
+      expect422(t, await search(t, 'code', `repo:${t.resources.public_repo}`), 'q with only repo:');
+    }, { tokens: ['classic'], resources: ['public_repo'] }),
+    check('search.labels-repository-id', 'Label search without repository_id is refused', 'search.labels-repository-id', async (t) => {
+      t.expectStatus(await search(t, 'labels', keyword(t)), [422], 'GET /search/labels without repository_id');
+    }),
+    check('search.inaccessible-resources-422', 'repo: naming something the caller cannot access is refused', 'search.inaccessible-resources-422', async (t) => {
+      expect422(t, await search(t, 'issues', `${keyword(t)} repo:${t.resources.private_repo}`, '', 'classic_public'), `repo:${t.resources.private_repo} with the public-only token`);
+    }, { tokens: ['classic_public'], resources: ['private_repo'] }),
+    check('search.partial-access-filtered', 'When only some named repositories are accessible, their results come back and no error', 'search.partial-access-filtered', async (t) => {
+      const { public_repo: pub, private_repo: priv } = t.resources;
+      const r = await search(t, 'issues', `${keyword(t)} repo:${pub} repo:${priv}`, '&per_page=100', 'classic_public');
+      if (!t.expectStatus(r, [200], `repo:${pub} repo:${priv} with the public-only token`)) return;
+      const leaked = (t.body<Envelope>(r)?.items ?? []).filter((i) => repoOf(i) === priv);
+      if (leaked.length) t.fail(`${leaked.length} results of ${priv} were returned to a token that cannot access it`);
+    }, { tokens: ['classic_public'], resources: ['public_repo', 'private_repo'] }),
+    check('search.app-user-issue-qualifier', 'Issue search with a user-to-server token needs is:issue or is:pull-request', 'search.app-user-issue-qualifier', async (t) => {
+      expect422(t, await search(t, 'issues', keyword(t), '', 'app_user'), 'issue search without is: as the app user');
+      t.expectStatus(await search(t, 'issues', `${keyword(t)} is:issue`, '&per_page=1', 'app_user'), [200], 'with is:issue');
+    }, { tokens: ['app_user'] }),
+    check('search.per-page-max-100', 'per_page is capped at 100', 'search.per-page-max-100', async (t) => {
+      const r = await search(t, 'issues', keyword(t), '&per_page=101');
+      if (!t.expectStatus(r, [200, 422], 'per_page=101')) return;
+      const items = t.body<Envelope>(r)?.items ?? [];
+      if (items.length > LIMITS.search.maxPerPage) t.fail(`per_page=101 returned ${items.length} items`);
+    }),
+    check('search.reachable-1000', 'At most 1,000 results are reachable per search', 'search.reachable-1000', async (t) => {
+      const per = LIMITS.search.maxPerPage;
+      const beyond = LIMITS.search.reachableResults / per + 1;
+      const first = t.body<Envelope>(await search(t, 'issues', keyword(t), '&per_page=1'));
+      if (!first || first.total_count <= LIMITS.search.reachableResults) {
+        t.skip('missing-resource', `search_keyword "${keyword(t)}" matches ${first?.total_count ?? 0} issues; more than 1,000 are needed to observe the cap`);
+      }
+      const r = await search(t, 'issues', keyword(t), `&per_page=${per}&page=${beyond}`);
+      if (r.status === 200 && (t.body<Envelope>(r)?.items.length ?? 0) > 0) t.fail(`page ${beyond} of ${per} returned results past the first 1,000`);
+      else if (r.status !== 200 && r.status !== 422) t.fail(`page ${beyond} answered ${r.status}`);
+    }),
+    check('search.total-count', 'total_count counts every match, past the 1,000 reachable ones too', 'resource.search-envelope', async (t) => {
+      const total = async (q: string) => t.body<Envelope>(await search(t, 'issues', q, '&per_page=1'))?.total_count;
+      const [all, issues, pulls] = [await total(keyword(t)), await total(`${keyword(t)} is:issue`), await total(`${keyword(t)} is:pull-request`)];
+      if ([all, issues, pulls].some((n) => !Number.isInteger(n))) return t.fail('total_count is missing or not an integer');
+      // Every issue search result is an issue or a pull request, so the two counts add up to the whole.
+      if (all !== issues! + pulls!) t.fail(`total_count is ${all} for "${keyword(t)}" but ${issues} issues + ${pulls} pull requests = ${issues! + pulls!}`);
+    }),
+    check('search.best-match-descending', 'Default ordering is best match, descending', 'search.best-match-descending', async (t) => {
+      const items = t.body<Envelope>(await search(t, 'issues', keyword(t), '&per_page=100'))?.items ?? [];
+      const scores = items.map((i) => i.score as number);
+      const at = scores.findIndex((s, i) => i > 0 && s > scores[i - 1]!);
+      if (at > 0) t.fail(`item ${at} has score ${scores[at]} after ${scores[at - 1]}: not descending`);
+    }),
+    check('search.text-match-indices', 'Text-match metadata arrives on the text-match media type, with indices inside fragment', 'search.text-match-indices', async (t) => {
+      const r = await t.request({ path: `/search/issues?q=${enc(keyword(t))}&per_page=5`, headers: { accept: t.names.textMatchMediaType } });
+      if (!t.expectStatus(r, [200])) return;
+      const items = t.body<Envelope>(r)?.items ?? [];
+      if (!items.length) return t.skip('missing-resource', `no issue matches "${keyword(t)}"`);
+      for (const [n, item] of items.entries()) {
+        const tm = item.text_matches as { fragment: string; matches: { text: string; indices: [number, number] }[] }[] | undefined;
+        if (!Array.isArray(tm)) {
+          t.fail(`items[${n}] has no text_matches`);
+          continue;
+        }
+        for (const m of tm) for (const x of m.matches ?? []) {
+          const [a, b] = x.indices;
+          if (!(a >= 0 && b <= m.fragment.length && m.fragment.slice(a, b).toLowerCase() === x.text.toLowerCase())) {
+            t.fail(`items[${n}]: indices [${a}, ${b}] select ${JSON.stringify(m.fragment.slice(a, b))} in the fragment, not ${JSON.stringify(x.text)}`);
+          }
+        }
+      }
+    }),
+  ],
+};
