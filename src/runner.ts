@@ -25,6 +25,8 @@ export interface RunOptions {
   /** Only these check ids (e.g. the failures of an earlier run). */
   only?: string[];
   allowWrites?: boolean;
+  /** Report fields the spec does not describe (as information). */
+  strict?: boolean;
   maxRequests?: number;
   timeoutMs?: number;
   /** Faults for the embedded reference (self-tests). */
@@ -159,7 +161,7 @@ async function runCheck(
   if (absent) return finish('skip', missing.get(absent)!, undefined, 'setup-failed');
   if (spec.writes && !options.allowWrites) return finish('skip', 'this check writes to the target; run with --allow-writes', undefined, 'writes-not-allowed');
 
-  const t = new CheckContext(spec, client, profile, vendorNames(profile.vendor ?? 'service'));
+  const t = new CheckContext(spec, client, profile, vendorNames(profile.vendor ?? 'service'), options.strict ?? false);
   try {
     await spec.run(t);
   } catch (err) {

@@ -44,6 +44,8 @@ export class CheckContext {
     readonly client: Client,
     readonly profile: Profile,
     readonly names: VendorNames,
+    /** Strict mode: fields the spec does not describe are reported as information. */
+    readonly strict = false,
   ) {}
 
   get resources(): ProfileResources {

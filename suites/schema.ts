@@ -95,7 +95,7 @@ function schemaCheck(endpoint: Endpoint): CheckSpec | undefined {
       if (!t.expectStatus(reply, [endpoint.success.status])) return;
       const body = t.body(reply);
       if (body === undefined) return;
-      const result = grade(schema, body, { list: endpoint.success.list ?? false });
+      const result = grade(schema, body, { list: endpoint.success.list ?? false, strict: t.strict });
       for (const f of result.failures) t.fail(f.message, f.path);
       for (const f of result.warnings) t.warn(f.message, f.path);
       for (const f of result.infos) t.info(f.message, f.path);

@@ -86,6 +86,27 @@ describe('npx conformance against bad targets', () => {
     expect(r.stdout).toMatch(/schema\.search\.issues/);
   });
 
+  it('against an external reference: exit 0 when correct, exit 1 naming the spec sentence and the request when a rule is broken', async () => {
+    const profileFile = join(dir, 'target.json');
+    const serve = (faults: string) => new Promise<{ stop: () => void }>((resolve) => {
+      const child = spawn(process.execPath, [BIN, 'reference', '--port', '0', '--write-profile', profileFile, ...(faults ? ['--faults', faults] : [])]);
+      child.stdout.on('data', (d: Buffer) => { if (/listening on/.test(d.toString())) resolve({ stop: () => child.kill() }); });
+    });
+    const clean = await serve('');
+    const ok = await run(['--profile', profileFile, '--suite', 'search', '--report-dir', join(dir, 'ok'), '--quiet']);
+    clean.stop();
+    expect(ok.status).toBe(0);
+    const broken = await serve('search-operators-unlimited');
+    const bad = await run(['--profile', profileFile, '--suite', 'search', '--report-dir', join(dir, 'bad'), '--quiet']);
+    broken.stop();
+    expect(bad.status).toBe(1);
+    expect(bad.stdout).toMatch(/FAIL search\.max-operators/);
+    expect(bad.stdout).toContain('more than five AND, OR or NOT operators');
+    expect(bad.stdout).toMatch(/request: GET http:\/\/127\.0\.0\.1:\d+\/search\/issues\?q=/);
+    const summary = readFileSync(join(dir, 'bad', 'summary.md'), 'utf8');
+    expect(summary).toContain('search.max-operators');
+  });
+
   it('a spent request budget: exit 4 and reports still written', async () => {
     const out = join(dir, 'budget');
     const r = await run(['--max-requests', '5', '--report-dir', out, '--quiet']);

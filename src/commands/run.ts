@@ -14,6 +14,7 @@ export function runOptions(y: Argv) {
     .option('profile', { type: 'string', describe: 'Target profile JSON (see docs/profile.md)' })
     .option('suite', { type: 'string', array: true, describe: 'Run only these suites' })
     .option('grep', { type: 'string', describe: 'Run only checks whose id or title contains this text' })
+    .option('strict', { type: 'boolean', default: false, describe: 'Also report response fields the spec does not describe (as information)' })
     .option('allow-writes', { type: 'boolean', default: false, describe: 'Allow checks that change the target (PATCH, PUT, DELETE, mark-as-read)' })
     .option('report-dir', { type: 'string', default: 'conformance-report', describe: 'Directory for report.json and summary.md' })
     .option('vendor', { type: 'string', describe: 'Vendor word in header and media-type names: service or github' })
@@ -49,7 +50,7 @@ export async function runCommand(args: Args): Promise<void> {
     result = await runConformance({
       ...(args['base-url'] ? { baseUrl: args['base-url'] } : {}), ...(profile ? { profile } : {}),
       ...(args.prefix !== undefined ? { prefix: args.prefix } : {}), ...(args.vendor ? { vendor: args.vendor } : {}),
-      suites: args.suite, grep: args.grep, only, allowWrites: args['allow-writes'],
+      suites: args.suite, grep: args.grep, only, allowWrites: args['allow-writes'], strict: args.strict,
       maxRequests: args['max-requests'], timeoutMs: args.timeout * 1000,
       onCheck: quiet ? undefined : (check, i, total) => process.stderr.write(`${progressLine(check, i, total)}\n`),
     });

@@ -20,6 +20,14 @@ describe('schema suite', () => {
     for (const c of r.checks.filter((x) => x.outcome === 'skip')) expect(c.skipReason).toBe('missing-resource');
   });
 
+  it('in strict mode reports undescribed fields as information, never as failures', async () => {
+    const r = await runConformance({ suites: ['schema'], strict: true });
+    expect(r.counts.fail).toBe(0);
+    const repoSearch = r.checks.find((c) => c.id === 'schema.search.repositories')!;
+    expect(repoSearch.outcome).toBe('pass');
+    expect(repoSearch.findings.some((f) => /field "stargazers_count" is not described by the spec/.test(f.message))).toBe(true);
+  });
+
   const CASES: [fault: string, outcome: 'fail' | 'warn', expected: RegExp][] = [
     ['schema-user-id-string', 'fail', /expected integer, got string/],
     ['schema-repository-missing-full-name', 'fail', /missing field "full_name"/],

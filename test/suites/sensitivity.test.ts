@@ -23,6 +23,18 @@ describe('the whole run against the correct reference', () => {
   });
 });
 
+describe('the same run under a prefix and with the real platform\'s vendor word', () => {
+  for (const options of [{ prefix: '/api/v3' }, { vendor: 'github' }]) {
+    it(JSON.stringify(options), async () => {
+      const r = await runConformance(options);
+      expect(r.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'warn').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+      expect(r.counts.pass).toBeGreaterThan(50);
+      if (options.vendor) expect(r.transcript.some((e) => e.request.headers.accept === 'application/vnd.github+json')).toBe(true);
+      if (options.prefix) expect(r.transcript.every((e) => new URL(e.request.url).pathname.startsWith('/api/v3/'))).toBe(true);
+    });
+  }
+});
+
 describe('every fault is caught by the checks of its requirement', () => {
   for (const fault of FAULTS) {
     const ids = checksFor.get(fault.requirement);
