@@ -2,10 +2,14 @@
 import type { Suite } from '../src/suite.js';
 import { authSuite } from './auth.js';
 import { conditionalSuite } from './conditional.js';
+import { eventsSuite } from './events.js';
 import { lockoutSuite } from './lockout.js';
+import { notificationsSuite } from './notifications.js';
 import { rateLimitSuite } from './rate-limit.js';
 import { schemaSuite } from './schema.js';
 import { searchSuite } from './search.js';
 import { versioningSuite } from './versioning.js';
 
-export const SUITES: readonly Suite[] = [schemaSuite, searchSuite, rateLimitSuite, conditionalSuite, authSuite, versioningSuite, lockoutSuite];
+export const SUITES: readonly Suite[] = [
+  schemaSuite, searchSuite, notificationsSuite, eventsSuite, rateLimitSuite, conditionalSuite, authSuite, versioningSuite, lockoutSuite,
+];

@@ -127,7 +127,7 @@ function visibleThreads(ctx: HandlerContext, repo?: Repo): { threads: Thread[]; 
 function list(ctx: HandlerContext, repo?: Repo): HandlerResult {
   const q = ctx.query;
   const all = boolParam(q.get('all'), false) || ctx.fault('notifications-all-ignored');
-  const participating = boolParam(q.get('participating'), false) && !ctx.fault('notifications-participating-ignored');
+  const participating = boolParam(q.get('participating'), false);
   const bounds: Record<string, number | undefined> = {};
   for (const field of ['since', 'before'] as const) {
     const raw = q.get(field);
@@ -201,7 +201,6 @@ export const notificationsArea: AreaModule<NotificationsState> = {
   faults: [
     { id: 'notifications-oldest-first', requirement: 'notifications.newest-first', effect: 'Listings put the least recently updated thread first.' },
     { id: 'notifications-all-ignored', requirement: 'notifications.list-filters', effect: 'Read threads are listed even without all=true.' },
-    { id: 'notifications-participating-ignored', requirement: 'notifications.list-filters', effect: 'participating=true lists every thread.' },
     { id: 'notifications-since-ignored', requirement: 'notifications.list-filters', effect: '`since` does not filter.' },
     { id: 'notifications-per-page-uncapped', requirement: 'notifications.per-page-caps', effect: '/notifications serves more than 50 threads a page.' },
     { id: 'notifications-repo-per-page-uncapped', requirement: 'notifications.per-page-caps', effect: 'The repository variant serves more than 100 threads a page.' },

@@ -134,9 +134,6 @@ const PROBES: Record<string, (b: string) => Promise<boolean>> = {
     return times(r).every((t, i, a) => i === 0 || a[i - 1]! >= t);
   },
   'notifications-all-ignored': async (b) => ((await call(b, '/notifications?per_page=50')).body as ThreadBody[]).every((t) => t.unread),
-  'notifications-participating-ignored': async (b) =>
-    (await call(b, '/repos/mona/dotfiles/notifications?all=true&participating=true&per_page=100')).body.length
-      < (await call(b, '/repos/mona/dotfiles/notifications?all=true&per_page=100')).body.length,
   'notifications-since-ignored': async (b) => {
     const all = (await call(b, '/notifications?all=true')).body as ThreadBody[];
     return (await call(b, `/notifications?all=true&since=${all[3]!.updated_at}`)).body.length === 3;
