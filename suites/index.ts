@@ -1,6 +1,7 @@
 /** Every suite, in run order; the lockout suite runs last so no other check is locked out. */
 import type { Suite } from '../src/suite.js';
 import { authSuite } from './auth.js';
+import { codeScanningSuite } from './code-scanning.js';
 import { conditionalSuite } from './conditional.js';
 import { eventsSuite } from './events.js';
 import { lockoutSuite } from './lockout.js';
@@ -11,5 +12,5 @@ import { searchSuite } from './search.js';
 import { versioningSuite } from './versioning.js';
 
 export const SUITES: readonly Suite[] = [
-  schemaSuite, searchSuite, notificationsSuite, eventsSuite, rateLimitSuite, conditionalSuite, authSuite, versioningSuite, lockoutSuite,
+  schemaSuite, searchSuite, notificationsSuite, eventsSuite, codeScanningSuite, rateLimitSuite, conditionalSuite, authSuite, versioningSuite, lockoutSuite,
 ];

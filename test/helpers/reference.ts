@@ -24,6 +24,7 @@ export interface CallOptions {
 export const TOKENS = {
   classic: 'ref-classic-full',
   classicPublic: 'ref-classic-public',
+  orgMember: 'ref-classic-member',
   ssoUnauthorized: 'ref-classic-sso-unauthorized',
   fineGrained: 'ref-fine-grained',
   fineGrainedBare: 'ref-fine-grained-bare',

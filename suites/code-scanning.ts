@@ -1,0 +1,119 @@
+/** Code scanning alerts, read-only: refusals, the organization listing, filters, ordering, page size and cursors. */
+import { LIMITS } from '../spec/limits.js';
+import type { Reply } from '../src/client.js';
+import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
+
+interface Alert { number: number; state: string; created_at: string; tool: { name: string }; repository?: unknown; most_recent_instance?: { ref?: string } }
+
+const alertsPath = (t: CheckContext, query = '') => `/repos/${t.resources.public_repo}/code-scanning/alerts${query}`;
+
+async function alerts(t: CheckContext, path: string): Promise<{ reply: Reply; items: Alert[] } | undefined> {
+  const reply = await t.request({ path });
+  if (!t.expectStatus(reply, [200], `GET ${path}`)) return undefined;
+  const items = t.body<Alert[]>(reply);
+  if (!Array.isArray(items)) return (t.fail(`GET ${path} did not answer an array`), undefined);
+  return { reply, items };
+}
+
+/** The URL of a Link relation, e.g. rel="next". */
+function link(reply: Reply, rel: string): string | undefined {
+  const m = new RegExp(`<([^>]+)>;\\s*rel="${rel}"`).exec(reply.headers.link ?? '');
+  return m?.[1];
+}
+
+const repoCheck = (id: string, title: string, requirement: string, run: CheckSpec['run']): CheckSpec =>
+  ({ id, title, requirement, needs: { tokens: ['classic'], resources: ['public_repo'] }, run });
+
+export const codeScanningSuite: Suite = {
+  name: 'code-scanning',
+  description: 'Alert listings and reads: refusals, the organization form, filters, ordering, page size, cursors.',
+  checks: () => [
+    {
+      id: 'alerts.no-advanced-security-403', title: 'A repository without advanced security answers 403', requirement: 'alerts.no-advanced-security-403',
+      needs: { tokens: ['classic'], resources: ['no_advanced_security_repo'] },
+      async run(t) {
+        const path = `/repos/${t.resources.no_advanced_security_repo}/code-scanning/alerts`;
+        t.expectStatus(await t.request({ path }), [403], `GET ${path}`);
+      },
+    },
+    repoCheck('alerts.not-found-404', 'An unknown alert answers 404', 'alerts.not-found-404', async (t) => {
+      t.expectStatus(await t.request({ path: alertsPath(t, '/2147483647') }), [404], 'GET an alert number that does not exist');
+    }),
+    {
+      id: 'alerts.repository-in-org-listing', title: 'The organization listing gives each alert its repository', requirement: 'alerts.repository-in-org-listing',
+      needs: { tokens: ['classic'], resources: ['org'] },
+      async run(t) {
+        const got = await alerts(t, `/orgs/${t.resources.org}/code-scanning/alerts?per_page=100`);
+        const missing = got?.items.filter((a) => !a.repository || typeof a.repository !== 'object') ?? [];
+        if (missing.length) t.fail(`${missing.length} alerts lack repository, e.g. number ${missing[0]!.number}`);
+      },
+    },
+    {
+      id: 'alerts.org-default-branch', title: 'The organization listing covers default branches only', requirement: 'alerts.org-default-branch',
+      needs: { tokens: ['classic'], resources: ['org'] },
+      async run(t) {
+        const got = await alerts(t, `/orgs/${t.resources.org}/code-scanning/alerts?per_page=100`);
+        const pulls = got?.items.filter((a) => /^refs\/pull\//.test(a.most_recent_instance?.ref ?? '')) ?? [];
+        if (pulls.length) t.fail(`${pulls.length} alerts describe a pull request ref, e.g. ${pulls[0]!.most_recent_instance!.ref}`);
+      },
+    },
+    {
+      id: 'alerts.org-owner-or-security-manager', title: 'Someone neither owner nor security manager cannot list the organization\'s alerts',
+      requirement: 'alerts.org-owner-or-security-manager', needs: { tokens: ['org_member'], resources: ['org'] },
+      async run(t) {
+        const r = await t.request({ path: `/orgs/${t.resources.org}/code-scanning/alerts`, as: 'org_member' });
+        if (r.status >= 200 && r.status < 300) t.fail(`a member who is neither owner nor security manager got ${r.status}`);
+      },
+    },
+    repoCheck('alerts.state-filter', 'state= lists only alerts in that state', 'alerts.state-filter', async (t) => {
+      for (const state of ['open', 'dismissed', 'fixed']) {
+        const got = await alerts(t, alertsPath(t, `?state=${state}&per_page=100`));
+        const other = got?.items.filter((a) => a.state !== state) ?? [];
+        if (other.length) t.fail(`state=${state} lists ${other.length} alerts in another state, e.g. ${other[0]!.state}`);
+      }
+    }),
+    repoCheck('alerts.tool-filters', 'tool_name= lists only that tool\'s alerts', 'alerts.tool-filters', async (t) => {
+      const all = await alerts(t, alertsPath(t, '?per_page=100'));
+      const names = [...new Set(all?.items.map((a) => a.tool?.name) ?? [])];
+      if (names.length < 2) return t.skip('missing-resource', `${t.resources.public_repo} has alerts of fewer than two tools`);
+      const got = await alerts(t, alertsPath(t, `?tool_name=${encodeURIComponent(names[0]!)}&per_page=100`));
+      const other = got?.items.filter((a) => a.tool.name !== names[0]) ?? [];
+      if (other.length) t.fail(`tool_name=${names[0]} lists ${other.length} alerts of ${other[0]!.tool.name}`);
+    }),
+    repoCheck('alerts.tool-filters-exclusive', 'tool_name with tool_guid together is refused (no status is stated: any 4xx)', 'alerts.tool-filters-exclusive', async (t) => {
+      const r = await t.request({ path: alertsPath(t, '?tool_name=CodeQL&tool_guid=conformance') });
+      if (r.status < 400 || r.status > 499) t.fail(`answered ${r.status}, not a refusal`);
+      else t.info(`refused with ${r.status}`);
+    }),
+    repoCheck('alerts.sort-direction', 'Default order is created, descending; direction=asc reverses it', 'alerts.direction', async (t) => {
+      for (const [query, sign] of [['', -1], ['&direction=asc', 1], ['&sort=created&direction=desc', -1]] as const) {
+        const got = await alerts(t, alertsPath(t, `?per_page=100${query}`));
+        const times = got?.items.map((a) => Date.parse(a.created_at)) ?? [];
+        const at = times.findIndex((x, i) => i > 0 && Math.sign(x - times[i - 1]!) === -sign);
+        if (at > 0) t.fail(`${query || 'default order'}: alert ${at} created ${got!.items[at]!.created_at} is out of ${sign > 0 ? 'ascending' : 'descending'} order`);
+      }
+    }),
+    repoCheck('alerts.per-page', 'per_page defaults to 30 and is capped at 100', 'alerts.per-page', async (t) => {
+      const { maxPerPage, defaultPerPage } = LIMITS.codeScanning;
+      const first = await alerts(t, alertsPath(t));
+      if (first && first.items.length > defaultPerPage) t.fail(`without per_page, ${first.items.length} alerts were listed`);
+      const big = await alerts(t, alertsPath(t, `?per_page=${maxPerPage + 1}`));
+      if (big && big.items.length > maxPerPage) t.fail(`per_page=${maxPerPage + 1} listed ${big.items.length} alerts`);
+    }),
+    repoCheck('alerts.cursors', 'The Link header\'s next cursor leads to the following alerts', 'alerts.cursors', async (t) => {
+      const first = await alerts(t, alertsPath(t, '?per_page=5'));
+      if (!first) return;
+      const next = link(first.reply, 'next');
+      if (!next) return t.skip('missing-resource', `${t.resources.public_repo} has no second page of alerts`);
+      const url = new URL(next);
+      if (!url.searchParams.has('after') && !url.searchParams.has('page')) t.info('the next link carries neither after= nor page=');
+      const path = `${url.pathname.slice(url.pathname.indexOf('/repos/'))}${url.search}`;
+      const second = await alerts(t, path);
+      if (!second) return;
+      const seen = new Set(first.items.map((a) => a.number));
+      const repeated = second.items.filter((a) => seen.has(a.number));
+      if (!second.items.length) t.fail(`following ${next} listed nothing`);
+      if (repeated.length) t.fail(`following the next link repeats alerts ${repeated.map((a) => a.number).join(', ')}`);
+    }),
+  ],
+};
