@@ -22,5 +22,10 @@ export function markdownReport(result: RunResult): string {
       lines.push(`### \`${f.id}\` (${f.requirement.level})`, '', `> ${f.requirement.sentence}`, `> — document ${f.requirement.doc}, ${f.requirement.section}`, '', f.message, '');
     }
   }
+  const { restored, leaks } = result.restoration;
+  if (restored || leaks.length) {
+    lines.push('', '## Changes to the target', '', `${restored} changes undone.`);
+    if (leaks.length) lines.push('', 'Not restored:', '', ...leaks.map((l) => `- ${l.change}: ${l.reason}`));
+  }
   return `${lines.join('\n')}\n`;
 }

@@ -50,6 +50,8 @@ export interface RunResult {
   requests: { total: number; byCategory: Record<string, number> };
   /** Every exchange, secrets redacted. */
   transcript: ExchangeRecord[];
+  /** Changes the writing checks made: how many were undone, and what could not be (the leak report). */
+  restoration: { restored: number; leaks: { change: string; reason: string }[] };
   /** Set when the run could not be carried out as a whole (unreachable target, rejected credentials, spent budget). */
   stopped?: { reason: 'unreachable' | 'credentials-rejected' | 'budget-exhausted'; message: string };
 }

@@ -9,6 +9,7 @@ import { referenceProfile } from '../reference/profile.js';
 import { startReference, type RunningReference } from '../reference/server.js';
 import { SUITES } from '../suites/index.js';
 import { BudgetExhausted, Client, TargetUnreachable } from './client.js';
+import { Journal } from './journal.js';
 import { OUTCOMES, type CheckResult, type Outcome, type RunResult } from './model.js';
 import { profileSecrets, type Profile } from './profile.js';
 import { CheckContext, SkipSignal, type CheckSpec, type Suite } from './suite.js';
@@ -80,19 +81,25 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
     checks: [],
     requests: { total: 0, byCategory: client.byCategory },
     transcript: client.transcript,
+    restoration: { restored: 0, leaks: [] },
   };
+  const journal = new Journal();
   try {
     const planned = planChecks(profile, options);
     const setup = await diagnose(client, profile);
     if (setup.stop) result.stopped = setup.stop;
     for (const [index, { suite, spec }] of planned.entries()) {
-      const check = await runCheck(suite, spec, client, profile, options, result.stopped, setup.missing);
+      const check = await runCheck(suite, spec, client, profile, options, result.stopped, setup.missing, journal);
       if (check.skipReason === 'budget-exhausted' && !result.stopped) result.stopped = { reason: 'budget-exhausted', message: check.message };
       result.checks.push(check);
       result.counts[check.outcome] += 1;
       options.onCheck?.(check, index, planned.length);
     }
   } finally {
+    // Undo what the writing checks changed, newest first, even after a failure.
+    await journal.unwind().catch(() => undefined);
+    client.take();
+    result.restoration = { restored: journal.restored, leaks: journal.leaks.map((l) => ({ ...l, change: client.redact(l.change) })) };
     await embedded?.close();
   }
   result.requests.total = client.count;
@@ -136,7 +143,7 @@ async function diagnose(client: Client, profile: Profile): Promise<Setup> {
 
 async function runCheck(
   suite: Suite, spec: CheckSpec, client: Client, profile: Profile, options: RunOptions,
-  stopped: RunResult['stopped'], missing: Map<string, string>,
+  stopped: RunResult['stopped'], missing: Map<string, string>, journal: Journal,
 ): Promise<CheckResult> {
   const req = requirement(spec.requirement);
   const base = {
@@ -161,7 +168,7 @@ async function runCheck(
   if (absent) return finish('skip', missing.get(absent)!, undefined, 'setup-failed');
   if (spec.writes && !options.allowWrites) return finish('skip', 'this check writes to the target; run with --allow-writes', undefined, 'writes-not-allowed');
 
-  const t = new CheckContext(spec, client, profile, vendorNames(profile.vendor ?? 'service'), options.strict ?? false);
+  const t = new CheckContext(spec, client, profile, vendorNames(profile.vendor ?? 'service'), journal, options.strict ?? false);
   try {
     await spec.run(t);
   } catch (err) {

@@ -3,6 +3,7 @@ import type { Requirement } from '../spec/requirements/index.js';
 import { requirement as lookupRequirement } from '../spec/requirements/index.js';
 import type { VendorNames } from '../spec/vendor.js';
 import type { Client, Reply, RequestOptions } from './client.js';
+import type { Journal } from './journal.js';
 import type { Finding, SkipReason } from './model.js';
 import type { Profile, ProfileResources, TokenName } from './profile.js';
 
@@ -44,6 +45,8 @@ export class CheckContext {
     readonly client: Client,
     readonly profile: Profile,
     readonly names: VendorNames,
+    /** Changes made by writing checks, undone at the end of the run. */
+    readonly journal: Journal,
     /** Strict mode: fields the spec does not describe are reported as information. */
     readonly strict = false,
   ) {}

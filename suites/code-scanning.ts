@@ -21,6 +21,45 @@ function link(reply: Reply, rel: string): string | undefined {
   return m?.[1];
 }
 
+interface AlertState { state: string; dismissed_by: unknown; dismissed_at: unknown; dismissed_reason: unknown }
+
+/** An open alert of a repository to exercise transitions on, journaled so it is reopened at the end. */
+async function openAlert(t: CheckContext, repo: string): Promise<number> {
+  const got = await alerts(t, `/repos/${repo}/code-scanning/alerts?state=open&per_page=1`);
+  const number = got?.items[0]?.number;
+  if (!number) return t.skip('missing-resource', `${repo} has no open alert to transition`);
+  return number;
+}
+
+async function patch(t: CheckContext, repo: string, number: number, body: Record<string, unknown>): Promise<Reply> {
+  const path = `/repos/${repo}/code-scanning/alerts/${number}`;
+  const r = await t.request({ method: 'PATCH', path, body });
+  if (r.status === 200 && (r.json as AlertState | undefined)?.state === 'dismissed') {
+    t.journal.record(`alert ${repo}#${number} dismissed`, async () => {
+      const back = await t.client.send({ method: 'PATCH', path, body: { state: 'open' } });
+      if (back.status !== 200) throw new Error(`reopening answered ${back.status}`);
+    });
+  }
+  return r;
+}
+
+async function stateOf(t: CheckContext, repo: string, number: number): Promise<string | undefined> {
+  const r = await t.request({ path: `/repos/${repo}/code-scanning/alerts/${number}` });
+  return (r.json as AlertState | undefined)?.state;
+}
+
+/** A refusal the spec lists no status for: any 4xx passes, the code seen is information, and the alert must not change. */
+async function refused(t: CheckContext, repo: string, number: number, body: Record<string, unknown>, what: string): Promise<void> {
+  const r = await patch(t, repo, number, body);
+  if (r.status < 400 || r.status > 499) t.fail(`${what} answered ${r.status}, not a refusal`);
+  else t.info(`${what}: ${r.status}`);
+  const after = await stateOf(t, repo, number);
+  if (after !== 'open') t.fail(`${what} left the alert ${after}, not open`);
+}
+
+const writeCheck = (id: string, title: string, requirement: string, run: CheckSpec['run'], resources: CheckSpec['needs'] = { tokens: ['classic'], resources: ['public_repo'] }): CheckSpec =>
+  ({ id, title, requirement, needs: resources, writes: true, run });
+
 const repoCheck = (id: string, title: string, requirement: string, run: CheckSpec['run']): CheckSpec =>
   ({ id, title, requirement, needs: { tokens: ['classic'], resources: ['public_repo'] }, run });
 
@@ -115,5 +154,43 @@ export const codeScanningSuite: Suite = {
       if (!second.items.length) t.fail(`following ${next} listed nothing`);
       if (repeated.length) t.fail(`following the next link repeats alerts ${repeated.map((a) => a.number).join(', ')}`);
     }),
+    writeCheck('alerts.dismiss-requires-reason', 'Dismissing without dismissed_reason is refused and the alert stays open', 'alerts.dismiss-requires-reason', async (t) => {
+      const repo = t.resources.public_repo!;
+      await refused(t, repo, await openAlert(t, repo), { state: 'dismissed' }, 'PATCH state=dismissed without dismissed_reason');
+    }),
+    writeCheck('alerts.patch-states', 'A state other than open or dismissed is refused', 'alerts.patch-states', async (t) => {
+      const repo = t.resources.public_repo!;
+      await refused(t, repo, await openAlert(t, repo), { state: 'fixed' }, 'PATCH state=fixed');
+    }),
+    writeCheck('alerts.dismissed-reason-values', 'A dismissed_reason outside the listed values is refused', 'alerts.dismissed-reason-values', async (t) => {
+      const repo = t.resources.public_repo!;
+      await refused(t, repo, await openAlert(t, repo), { state: 'dismissed', dismissed_reason: 'conformance-not-a-reason' }, 'PATCH with an unlisted dismissed_reason');
+    }),
+    writeCheck('alerts.dismiss', 'Dismissing with a reason answers 200 with state, dismissed_by, dismissed_at and dismissed_reason set', 'alerts.dismiss', async (t) => {
+      const repo = t.resources.public_repo!;
+      const number = await openAlert(t, repo);
+      const r = await patch(t, repo, number, { state: 'dismissed', dismissed_reason: "won't fix" });
+      if (!t.expectStatus(r, [200], 'PATCH state=dismissed with a reason')) return;
+      const a = t.body<AlertState>(r);
+      if (a?.state !== 'dismissed') t.fail(`state is ${JSON.stringify(a?.state)}`);
+      if (a?.dismissed_reason !== "won't fix") t.fail(`dismissed_reason is ${JSON.stringify(a?.dismissed_reason)}`);
+      if (typeof a?.dismissed_at !== 'string') t.fail(`dismissed_at is ${JSON.stringify(a?.dismissed_at)}`);
+      if (!a?.dismissed_by || typeof a.dismissed_by !== 'object') t.fail(`dismissed_by is ${JSON.stringify(a?.dismissed_by)}, not the user who dismissed`);
+    }),
+    writeCheck('alerts.reopen', 'Reopening a dismissed alert answers 200 and clears the dismissal', 'alerts.reopen', async (t) => {
+      const repo = t.resources.public_repo!;
+      const number = await openAlert(t, repo);
+      if (!t.expectStatus(await patch(t, repo, number, { state: 'dismissed', dismissed_reason: 'used in tests' }), [200], 'dismissing')) return;
+      const r = await t.request({ method: 'PATCH', path: `/repos/${repo}/code-scanning/alerts/${number}`, body: { state: 'open' } });
+      if (!t.expectStatus(r, [200], 'PATCH state=open')) return;
+      const a = t.body<AlertState>(r);
+      if (a?.state !== 'open') t.fail(`state is ${JSON.stringify(a?.state)}`);
+      for (const f of ['dismissed_by', 'dismissed_at', 'dismissed_reason'] as const) if (a?.[f] != null) t.fail(`${f} is still ${JSON.stringify(a[f])}`);
+    }),
+    writeCheck('alerts.update-archived-403', 'Updating an alert of an archived repository answers 403', 'alerts.update-archived-403', async (t) => {
+      const repo = t.resources.archived_repo!;
+      const number = await openAlert(t, repo);
+      t.expectStatus(await patch(t, repo, number, { state: 'dismissed', dismissed_reason: 'used in tests' }), [403], `PATCH an alert of ${repo}`);
+    }, { tokens: ['classic'], resources: ['archived_repo'] }),
   ],
 };

@@ -2,7 +2,8 @@
 import { LIMITS } from '../spec/limits.js';
 import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
 
-interface Thread { updated_at: string; unread: boolean }
+interface Thread { id: string; updated_at: string; unread: boolean }
+interface Subscription { subscribed: boolean; ignored: boolean }
 
 async function threads(t: CheckContext, path: string): Promise<Thread[] | undefined> {
   const r = await t.request({ path });
@@ -10,6 +11,28 @@ async function threads(t: CheckContext, path: string): Promise<Thread[] | undefi
   const body = t.body<Thread[]>(r);
   return Array.isArray(body) ? body : (t.fail(`GET ${path} did not answer an array`), undefined);
 }
+
+/** An unread thread to change, or a skip. */
+async function unreadThread(t: CheckContext): Promise<string> {
+  const first = (await threads(t, '/notifications?per_page=1'))?.[0];
+  if (!first) return t.skip('missing-resource', 'no unread notification thread to change');
+  return first.id;
+}
+
+/** Journals a thread's subscription as it is now, so it is put back at the end of the run. */
+async function keepSubscription(t: CheckContext, id: string): Promise<void> {
+  const path = `/notifications/threads/${id}/subscription`;
+  const r = await t.request({ path });
+  const before = r.status === 200 ? t.body<Subscription>(r) : undefined;
+  t.journal.record(`subscription of thread ${id}`, async () => {
+    const back = before
+      ? await t.client.send({ method: 'PUT', path, body: { ignored: before.ignored } })
+      : await t.client.send({ method: 'DELETE', path });
+    if (back.status >= 300) throw new Error(`restoring answered ${back.status}`);
+  });
+}
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const check = (id: string, title: string, requirement: string, run: CheckSpec['run'], needs: CheckSpec['needs'] = { tokens: ['classic'] }): CheckSpec =>
   ({ id, title, requirement, needs, run });
@@ -41,5 +64,92 @@ export const notificationsSuite: Suite = {
       const before = await threads(t, `/notifications?all=true&per_page=50&before=${encodeURIComponent(pivot)}`);
       if (before?.some((x) => Date.parse(x.updated_at) > Date.parse(pivot))) t.fail(`before=${pivot} lists threads updated after it`);
     }),
+    {
+      id: 'notifications.thread-mark-read', title: 'PATCH on a thread answers 205 and the thread is read', requirement: 'notifications.thread-mark-read',
+      needs: { tokens: ['classic'] }, writes: true,
+      async run(t) {
+        const id = await unreadThread(t);
+        const r = await t.request({ method: 'PATCH', path: `/notifications/threads/${id}` });
+        t.journal.irreversible(`thread ${id} marked read`, 'the API offers no way to mark a thread unread');
+        t.expectStatus(r, [205], `PATCH /notifications/threads/${id}`);
+        const after = t.body<Thread>(await t.request({ path: `/notifications/threads/${id}` }));
+        if (after?.unread !== false) t.fail(`thread ${id} is still unread`);
+      },
+    },
+    {
+      id: 'notifications.subscription-ignore', title: 'PUT ignored=true answers 200 and the thread stays ignored', requirement: 'notifications.subscription-ignore',
+      needs: { tokens: ['classic'] }, writes: true,
+      async run(t) {
+        const id = (await threads(t, '/notifications?all=true&per_page=1'))?.[0]?.id;
+        if (!id) return t.skip('missing-resource', 'no notification thread');
+        await keepSubscription(t, id);
+        const path = `/notifications/threads/${id}/subscription`;
+        if (!t.expectStatus(await t.request({ method: 'PUT', path, body: { ignored: true } }), [200], 'PUT ignored=true')) return;
+        const now = t.body<Subscription>(await t.request({ path }));
+        if (now?.ignored !== true) t.fail(`a later GET shows ignored=${JSON.stringify(now?.ignored)}`);
+      },
+    },
+    {
+      id: 'notifications.subscription-unignore', title: 'PUT ignored=false on an ignored thread answers 200 and subscribes', requirement: 'notifications.subscription-unignore',
+      needs: { tokens: ['classic'] }, writes: true,
+      async run(t) {
+        const id = (await threads(t, '/notifications?all=true&per_page=1'))?.[0]?.id;
+        if (!id) return t.skip('missing-resource', 'no notification thread');
+        await keepSubscription(t, id);
+        const path = `/notifications/threads/${id}/subscription`;
+        await t.request({ method: 'PUT', path, body: { ignored: true } });
+        const r = await t.request({ method: 'PUT', path, body: { ignored: false } });
+        if (!t.expectStatus(r, [200], 'PUT ignored=false')) return;
+        const now = t.body<Subscription>(await t.request({ path }));
+        if (now?.ignored !== false || now.subscribed !== true) t.fail(`a later GET shows ${JSON.stringify(now)}, not subscribed and not ignored`);
+      },
+    },
+    {
+      id: 'notifications.subscription-delete', title: 'DELETE on a subscription answers 204', requirement: 'notifications.subscription-delete',
+      needs: { tokens: ['classic'] }, writes: true,
+      async run(t) {
+        const id = (await threads(t, '/notifications?all=true&per_page=1'))?.[0]?.id;
+        if (!id) return t.skip('missing-resource', 'no notification thread');
+        await keepSubscription(t, id);
+        t.expectStatus(await t.request({ method: 'DELETE', path: `/notifications/threads/${id}/subscription` }), [204], 'DELETE the subscription');
+      },
+    },
+    {
+      id: 'notifications.mark-read', title: 'Marking read up to last_read_at reads those threads and leaves later ones unread', requirement: 'notifications.repo-mark-read',
+      needs: { tokens: ['classic'], resources: ['public_repo'] }, writes: true,
+      async run(t) {
+        const path = `/repos/${t.resources.public_repo}/notifications`;
+        const unread = await threads(t, `${path}?per_page=100`);
+        if (!unread || unread.length < 2) return t.skip('missing-resource', `fewer than two unread threads in ${t.resources.public_repo}`);
+        const pivot = unread[Math.floor(unread.length / 2)]!.updated_at;
+        const later = unread.filter((x) => Date.parse(x.updated_at) > Date.parse(pivot)).map((x) => x.id);
+        const r = await t.request({ method: 'PUT', path, body: { last_read_at: pivot } });
+        t.journal.irreversible(`threads of ${t.resources.public_repo} updated at or before ${pivot} marked read`, 'the API offers no way to mark threads unread');
+        if (!t.expectStatus(r, [202, 205], 'PUT with last_read_at')) return;
+        // A 202 finishes in the background: look again, within a bound.
+        let still: Thread[] = [];
+        for (let attempt = 0; attempt < 5; attempt++) {
+          still = (await threads(t, `${path}?per_page=100`)) ?? [];
+          if (!still.some((x) => Date.parse(x.updated_at) <= Date.parse(pivot)) || r.status === 205) break;
+          await wait(1000);
+        }
+        const early = still.filter((x) => Date.parse(x.updated_at) <= Date.parse(pivot));
+        if (early.length) t.fail(`${early.length} threads updated at or before ${pivot} are still unread`);
+        const gone = later.filter((id) => !still.some((x) => x.id === id));
+        if (gone.length) t.fail(`${gone.length} threads updated after ${pivot} were marked read too`);
+      },
+    },
+    {
+      id: 'notifications.accepted-message', title: 'A 202 for a large batch carries a message', requirement: 'notifications.accepted-message',
+      needs: { tokens: ['classic'], resources: ['public_repo'] }, writes: true,
+      async run(t) {
+        const r = await t.request({ method: 'PUT', path: `/repos/${t.resources.public_repo}/notifications`, body: {} });
+        t.journal.irreversible(`every thread of ${t.resources.public_repo} marked read`, 'the API offers no way to mark threads unread');
+        if (!t.expectStatus(r, [202, 205], 'PUT without last_read_at')) return;
+        if (r.status === 205) return t.info('answered 205: the batch was small enough to finish at once, so no 202 to inspect');
+        const message = (t.body<{ message?: unknown }>(r))?.message;
+        if (typeof message !== 'string') t.fail(`the 202 body is ${r.text.slice(0, 100)}, without a message string`);
+      },
+    },
   ],
 };

@@ -104,7 +104,7 @@ export const codeScanningArea: AreaModule<CodeScanningState> = {
     { id: 'alerts-reason-outside-enum', requirement: 'alerts.dismissed-reason-values', effect: 'Any `dismissed_reason` string is accepted and returned.' },
     { id: 'alerts-dismissal-fields-unset', requirement: 'alerts.dismiss', effect: 'Dismissing sets the state but leaves dismissed_by, dismissed_at and dismissed_reason null.' },
     { id: 'alerts-reopen-keeps-dismissal', requirement: 'alerts.reopen', effect: 'Reopening keeps dismissed_by, dismissed_at and dismissed_reason.' },
-    { id: 'alerts-timestamps-millis', requirement: 'alerts.timestamps', effect: 'Alert timestamps carry milliseconds.' },
+    { id: 'alerts-timestamps-millis', requirement: 'resource.timestamps', effect: 'Alert timestamps carry milliseconds.' },
   ],
   createState: (init) => ({ alerts: createCorpus(init) }),
   handlers: {

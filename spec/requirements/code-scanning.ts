@@ -33,5 +33,4 @@ export const CODE_SCANNING: Requirement[] = [
   req('alerts.dismiss', 'MUST', 2, 'States and transitions',
     'open | PATCH alert | body state=dismissed with dismissed_reason | dismissed | 200 … dismissed_by | user object or null … dismissed_at | timestamp or null'),
   req('alerts.reopen', 'MUST', 2, 'States and transitions', 'dismissed | PATCH alert | body state=open | open | 200'),
-  req('alerts.timestamps', 'MUST', 1, 'Value conventions', 'Timestamps are ISO 8601 strings of the form YYYY-MM-DDTHH:MM:SSZ.'),
 ];

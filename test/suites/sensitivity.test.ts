@@ -5,7 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { FAULTS } from '../../reference/faults.js';
 import { LIMITS } from '../../spec/limits.js';
+import { referenceProfile } from '../../reference/profile.js';
+import { startReference } from '../../reference/server.js';
 import { planChecks, runConformance } from '../../src/runner.js';
+import { call } from '../helpers/reference.js';
 
 const planned = planChecks({ base_url: 'http://plan.invalid' }, {});
 const checksFor = new Map<string, string[]>();
@@ -13,13 +16,38 @@ for (const { spec } of planned) checksFor.set(spec.requirement, [...(checksFor.g
 
 describe('the whole run against the correct reference', () => {
   it('has no failure and no warning, and stays within one window of the search limit', async () => {
-    const r = await runConformance({});
+    const r = await runConformance({ allowWrites: true });
     const bad = r.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'warn').map((c) => `${c.id}: ${c.message}`);
     expect(bad).toEqual([]);
     expect(r.counts.pass).toBeGreaterThan(50);
     expect(r.requests.byCategory.search).toBeLessThanOrEqual(LIMITS.search.perMinuteAuthenticated);
     // The reference enforces the limit: no request of the run met a rate-limit refusal.
     expect(r.transcript.filter((e) => /rate limit/i.test(JSON.stringify(e.response?.body ?? '')))).toEqual([]);
+  });
+});
+
+describe('writes', () => {
+  it('are skipped without allowWrites, and nothing is written', async () => {
+    const r = await runConformance({});
+    const writing = r.checks.filter((c) => c.skipReason === 'writes-not-allowed');
+    expect(writing.length).toBeGreaterThan(5);
+    expect(r.transcript.filter((e) => e.request.method !== 'GET')).toEqual([]);
+  });
+
+  it('are undone at the end: alerts end as they started, and what cannot be undone is reported', async () => {
+    const ref = await startReference({ port: 0, pollIntervalSeconds: 1 });
+    try {
+      const profile = referenceProfile(ref);
+      const states = async () => (await call(ref.url, `/repos/${profile.resources!.public_repo}/code-scanning/alerts?per_page=100&state=open`)).body.map((a: { number: number }) => a.number);
+      const before = await states();
+      const r = await runConformance({ profile, allowWrites: true, suites: ['code-scanning', 'notifications'] });
+      expect(r.counts.fail).toBe(0);
+      expect(await states()).toEqual(before);
+      expect(r.restoration.restored).toBeGreaterThan(0);
+      expect(r.restoration.leaks.map((l) => l.change).join('; ')).toMatch(/marked read/);
+    } finally {
+      await ref.close();
+    }
   });
 });
 
@@ -40,7 +68,7 @@ describe('every fault is caught by the checks of its requirement', () => {
     const ids = checksFor.get(fault.requirement);
     if (!ids) continue;
     it(`${fault.id} → ${ids.join(', ')}`, async () => {
-      const r = await runConformance({ only: ids, referenceFaults: [fault.id] });
+      const r = await runConformance({ only: ids, referenceFaults: [fault.id], allowWrites: true });
       const caught = r.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'warn');
       expect(caught.map((c) => c.id), JSON.stringify(r.checks.map((c) => [c.id, c.outcome, c.message]))).not.toEqual([]);
     });
