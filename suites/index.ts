@@ -4,6 +4,7 @@ import { authSuite } from './auth.js';
 import { codeScanningSuite } from './code-scanning.js';
 import { conditionalSuite } from './conditional.js';
 import { eventsSuite } from './events.js';
+import { importsSuite } from './imports.js';
 import { lockoutSuite } from './lockout.js';
 import { notificationsSuite } from './notifications.js';
 import { rateLimitSuite } from './rate-limit.js';
@@ -12,5 +13,5 @@ import { searchSuite } from './search.js';
 import { versioningSuite } from './versioning.js';
 
 export const SUITES: readonly Suite[] = [
-  schemaSuite, searchSuite, notificationsSuite, eventsSuite, codeScanningSuite, rateLimitSuite, conditionalSuite, authSuite, versioningSuite, lockoutSuite,
+  schemaSuite, searchSuite, notificationsSuite, eventsSuite, codeScanningSuite, importsSuite, rateLimitSuite, conditionalSuite, authSuite, versioningSuite, lockoutSuite,
 ];

@@ -156,7 +156,7 @@ export const importsArea: AreaModule<ImportsState> = {
     { id: 'imports-large-file-under-limit', requirement: 'imports.large-files', effect: 'A 50 MB file is counted and listed as a large file.' },
     { id: 'imports-since-ignored', requirement: 'imports.authors-since', effect: '`since` is ignored: authors with smaller ids are listed.' },
     { id: 'imports-author-invalid-accepted', requirement: 'imports.author-validation', effect: 'Author updates with a non-string name or an invalid email are accepted.' },
-    { id: 'imports-lfs-invalid-accepted', requirement: 'imports.lfs-validation', effect: 'Any `use_lfs` value is accepted and stored.' },
+    { id: 'imports-lfs-invalid-accepted', requirement: 'imports.lfs-validation', effect: 'Any `use_lfs` value is accepted and stored, a missing or non-string one included.' },
   ],
   createState: () => ({ imports: new Map(), nextAuthorId: 2268557 }),
   handlers: {
@@ -184,9 +184,11 @@ export const importsArea: AreaModule<ImportsState> = {
     'imports.large-files': withImport((ctx, rec) => json(200, visibleLargeFiles(ctx, rec))),
     'imports.lfs': withImport((ctx, rec) => {
       const { use_lfs: useLfs } = ctx.body;
-      if (typeof useLfs !== 'string' || (!LFS_CHOICES.includes(useLfs) && !ctx.fault('imports-lfs-invalid-accepted'))) {
-        return invalid('Import', 'use_lfs', 'invalid');
+      if (ctx.fault('imports-lfs-invalid-accepted')) {
+        rec.useLfs = String(useLfs ?? rec.useLfs);
+        return json(200, renderImport(ctx, rec));
       }
+      if (typeof useLfs !== 'string' || !LFS_CHOICES.includes(useLfs)) return invalid('Import', 'use_lfs', 'invalid');
       rec.useLfs = useLfs;
       return json(200, renderImport(ctx, rec));
     }),

@@ -51,6 +51,19 @@ describe('writes', () => {
   });
 });
 
+describe('a retired source-import interface (503 everywhere)', () => {
+  it('gets every import check skipped as feature-retired, none failed', async () => {
+    const ref = await startReference({ port: 0, importsRetired: true, pollIntervalSeconds: 1 });
+    try {
+      const r = await runConformance({ profile: referenceProfile(ref), allowWrites: true, suites: ['imports'] });
+      expect(r.checks.length).toBeGreaterThan(10);
+      expect(r.checks.map((c) => c.skipReason)).toEqual(r.checks.map(() => 'feature-retired'));
+    } finally {
+      await ref.close();
+    }
+  });
+});
+
 describe('the same run under a prefix and with the real platform\'s vendor word', () => {
   for (const options of [{ prefix: '/api/v3' }, { vendor: 'github' }]) {
     it(JSON.stringify(options), async () => {

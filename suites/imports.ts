@@ -1,0 +1,209 @@
+/**
+ * Source imports: the whole state table of document 2, driven through the profile's import
+ * repository with one source URL per course. Every check writes (starts and deletes imports);
+ * the import it leaves is deleted at the end. A target whose import interface answers 503
+ * everywhere (it is retired) gets every check skipped with that reason.
+ */
+import { LIMITS } from '../spec/limits.js';
+import type { Reply } from '../src/client.js';
+import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
+
+interface ImportRecord {
+  status: string;
+  commit_count?: number;
+  percent?: number;
+  push_percent?: number;
+  failed_step?: string;
+  project_choices?: Record<string, unknown>[];
+  has_large_files?: boolean;
+}
+
+/** Statuses an import rests in until something is done to it. */
+const RESTING = ['complete', 'auth_failed', 'error', 'detection_needs_auth', 'detection_found_multiple', 'detection_found_nothing'];
+/** Bound on "eventually": polls and seconds. A course not finished within it is inconclusive, never a failure. */
+const MAX_POLLS = 40;
+const MAX_WAIT_MS = 60_000;
+
+const importPath = (t: CheckContext, repo = t.resources.import_repo!) => `/repos/${repo}/import`;
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function url(t: CheckContext, course: string): string {
+  const u = t.resources.import_urls?.[course];
+  if (!u) return t.skip('missing-resource', `the profile names no import_urls.${course}`);
+  return u;
+}
+
+/** Starts an import from nothing (deleting any left over), journaled for deletion at the end. */
+async function start(t: CheckContext, body: Record<string, unknown>, repo = t.resources.import_repo!): Promise<Reply> {
+  const path = importPath(t, repo);
+  const existing = await t.request({ path });
+  if (existing.status === 503) return t.skip('feature-retired', 'the source import interface answers 503 (retired)');
+  if (existing.status === 200) await t.request({ method: 'DELETE', path });
+  const r = await t.request({ method: 'PUT', path, body });
+  if (r.status === 503) return t.skip('feature-retired', 'the source import interface answers 503 (retired)');
+  if (r.status === 201) {
+    t.journal.record(`import into ${repo}`, async () => {
+      const d = await t.client.send({ method: 'DELETE', path });
+      if (d.status !== 204 && d.status !== 404) throw new Error(`DELETE answered ${d.status}`);
+    });
+  }
+  return r;
+}
+
+/** Polls GET /import until it rests (or `until` holds), returning every record seen in order. */
+async function follow(t: CheckContext, until: (r: ImportRecord) => boolean = (r) => RESTING.includes(r.status)): Promise<ImportRecord[]> {
+  const seen: ImportRecord[] = [];
+  const deadline = Date.now() + MAX_WAIT_MS;
+  for (let poll = 0; poll < MAX_POLLS && Date.now() < deadline; poll++) {
+    const r = await t.request({ path: importPath(t) });
+    if (!t.expectStatus(r, [200], 'GET /import while following the import')) return seen;
+    const record = t.body<ImportRecord>(r);
+    if (!record) return seen;
+    const last = seen.at(-1);
+    seen.push(record);
+    if (until(record)) return seen;
+    // Progress on a real server takes time: wait only when nothing moved since the last poll.
+    if (last && last.status === record.status && last.percent === record.percent && last.push_percent === record.push_percent) await wait(1000);
+  }
+  return t.skip('inconclusive', `the import did not settle within ${MAX_POLLS} polls or ${MAX_WAIT_MS / 1000} s; last status ${seen.at(-1)?.status}`);
+}
+
+const course = (records: ImportRecord[]) => records.map((r) => r.status).filter((s, i, a) => i === 0 || a[i - 1] !== s);
+
+function check(id: string, title: string, requirement: string, run: CheckSpec['run'], resources: CheckSpec['needs'] = { tokens: ['classic'], resources: ['import_repo', 'import_urls'] }): CheckSpec {
+  return { id, title, requirement, needs: resources, writes: true, run };
+}
+
+export const importsSuite: Suite = {
+  name: 'imports',
+  description: 'The source-import state machine, authors, large files and LFS preference.',
+  checks: () => [
+    check('imports.put-with-vcs-importing', 'PUT with vcs answers 201 and importing', 'imports.put-with-vcs-importing', async (t) => {
+      const r = await start(t, { vcs: 'subversion', vcs_url: url(t, 'ok') });
+      if (t.expectStatus(r, [201], 'PUT with vcs')) {
+        const s = t.body<ImportRecord>(r)?.status;
+        if (s !== 'importing') t.fail(`status is ${JSON.stringify(s)}, not importing`);
+      }
+    }),
+    check('imports.put-without-vcs-detecting', 'PUT without vcs starts at detecting', 'imports.put-without-vcs-detecting', async (t) => {
+      const r = await start(t, { vcs_url: url(t, 'ok') });
+      if (t.expectStatus(r, [201], 'PUT without vcs')) {
+        const s = t.body<ImportRecord>(r)?.status;
+        if (s !== 'detecting') t.fail(`status is ${JSON.stringify(s)}, not detecting`);
+      }
+    }),
+    check('imports.vcs-url-required', 'PUT without vcs_url is refused with 422', 'imports.vcs-url-required', async (t) => {
+      t.expectStatus(await start(t, { vcs: 'git' }), [422], 'PUT without vcs_url');
+    }),
+    check('imports.workflow-automation-422', 'PUT on a repository with workflow automation answers 422', 'imports.workflow-automation-422', async (t) => {
+      t.expectStatus(await start(t, { vcs: 'git', vcs_url: url(t, 'ok') }, t.resources.workflow_repo), [422], `PUT on ${t.resources.workflow_repo}`);
+    }, { tokens: ['classic'], resources: ['workflow_repo', 'import_urls'] }),
+    check('imports.importing-progress', 'While importing, commit_count and percent (0 to 100) are reported', 'imports.importing-progress', async (t) => {
+      await start(t, { vcs: 'subversion', vcs_url: url(t, 'ok') });
+      const importing = (await follow(t)).filter((r) => r.status === 'importing');
+      if (!importing.length) return t.skip('inconclusive', 'no importing state was observed');
+      for (const r of importing) {
+        if (!Number.isInteger(r.commit_count)) t.fail(`importing without an integer commit_count: ${JSON.stringify(r.commit_count)}`);
+        if (!(Number.isInteger(r.percent) && r.percent! >= 0 && r.percent! <= 100)) t.fail(`importing with percent ${JSON.stringify(r.percent)}`);
+      }
+    }),
+    check('imports.importing-then-mapping', 'A clean import goes importing → mapping → pushing → complete, skipping none', 'imports.importing-then-mapping', async (t) => {
+      await start(t, { vcs: 'subversion', vcs_url: url(t, 'ok') });
+      const steps = course(await follow(t));
+      const expected = ['importing', 'mapping', 'pushing', 'complete'];
+      if (steps.join(' → ') !== expected.join(' → ')) t.fail(`observed ${steps.join(' → ')}, not ${expected.join(' → ')}`);
+    }),
+    check('imports.push-percent', 'While pushing, push_percent is reported', 'imports.push-percent', async (t) => {
+      await start(t, { vcs: 'subversion', vcs_url: url(t, 'ok') });
+      const pushing = (await follow(t)).filter((r) => r.status === 'pushing');
+      if (!pushing.length) return t.skip('inconclusive', 'no pushing state was observed');
+      if (pushing.some((r) => !Number.isInteger(r.push_percent))) t.fail('pushing without an integer push_percent');
+    }),
+    check('imports.auth-failed-restart', 'auth_failed restarts the import on PATCH with credentials', 'imports.auth-failed-restart', async (t) => {
+      await start(t, { vcs: 'subversion', vcs_url: url(t, 'auth_failed') });
+      if ((await follow(t)).at(-1)?.status !== 'auth_failed') return t.skip('inconclusive', 'the auth_failed URL did not reach auth_failed');
+      const r = await t.request({ method: 'PATCH', path: importPath(t), body: { vcs_username: 'conformance', vcs_password: 'conformance-secret-pw' } });
+      if (!t.expectStatus(r, [200], 'PATCH with credentials')) return;
+      const s = t.body<ImportRecord>(r)?.status;
+      if (s === 'auth_failed') t.fail('the import did not restart: still auth_failed');
+    }),
+    check('imports.needs-auth-restart', 'detection_needs_auth restarts detection on PATCH with credentials', 'imports.needs-auth-restart', async (t) => {
+      await start(t, { vcs_url: url(t, 'needs_auth') });
+      const seen = await follow(t);
+      if (seen.at(-1)?.status !== 'detection_needs_auth') return t.fail(`detection ended in ${seen.at(-1)?.status}, not detection_needs_auth (observed ${course(seen).join(' → ')})`);
+      const r = await t.request({ method: 'PATCH', path: importPath(t), body: { vcs_username: 'conformance', vcs_password: 'conformance-secret-pw' } });
+      if (!t.expectStatus(r, [200], 'PATCH with credentials')) return;
+      const s = t.body<ImportRecord>(r)?.status;
+      if (s !== 'detecting') t.fail(`after credentials the status is ${JSON.stringify(s)}, not detecting (restart of detection)`);
+    }),
+    check('imports.project-choices', 'detection_found_multiple offers project_choices', 'imports.project-choices', async (t) => {
+      await start(t, { vcs_url: url(t, 'multiple') });
+      const last = (await follow(t)).at(-1);
+      if (last?.status !== 'detection_found_multiple') return t.skip('inconclusive', `the multiple URL ended in ${last?.status}`);
+      if (!Array.isArray(last.project_choices) || !last.project_choices.length) t.fail('no project_choices');
+    }),
+    check('imports.multiple-restart', 'PATCH with one of project_choices restarts the import', 'imports.multiple-restart', async (t) => {
+      await start(t, { vcs_url: url(t, 'multiple') });
+      const last = (await follow(t)).at(-1);
+      const choice = last?.project_choices?.[0];
+      if (last?.status !== 'detection_found_multiple' || !choice) return t.skip('inconclusive', 'detection_found_multiple with a choice was not observed');
+      const r = await t.request({ method: 'PATCH', path: importPath(t), body: choice });
+      if (!t.expectStatus(r, [200], 'PATCH with a project choice')) return;
+      if (t.body<ImportRecord>(r)?.status === 'detection_found_multiple') t.fail('the import did not restart');
+    }),
+    check('imports.error-failed-step', 'status error reports failed_step', 'imports.error-failed-step', async (t) => {
+      await start(t, { vcs: 'subversion', vcs_url: url(t, 'broken') });
+      const last = (await follow(t)).at(-1);
+      if (last?.status !== 'error') return t.skip('inconclusive', `the broken URL ended in ${last?.status}`);
+      if (typeof last.failed_step !== 'string') t.fail('status error without failed_step');
+    }),
+    check('imports.patch-restarts', 'PATCH with no parameters restarts a finished import', 'imports.patch-restarts', async (t) => {
+      await start(t, { vcs: 'subversion', vcs_url: url(t, 'ok') });
+      if ((await follow(t)).at(-1)?.status !== 'complete') return t.skip('inconclusive', 'the import did not complete');
+      const r = await t.request({ method: 'PATCH', path: importPath(t), body: {} });
+      if (!t.expectStatus(r, [200], 'PATCH {}')) return;
+      if (t.body<ImportRecord>(r)?.status === 'complete') t.fail('the import did not restart: still complete');
+    }),
+    check('imports.delete', 'DELETE answers 204 and the import is gone', 'imports.delete', async (t) => {
+      await start(t, { vcs: 'subversion', vcs_url: url(t, 'ok') });
+      t.expectStatus(await t.request({ method: 'DELETE', path: importPath(t) }), [204], 'DELETE /import');
+      t.expectStatus(await t.request({ path: importPath(t) }), [404], 'GET /import after DELETE');
+    }),
+    check('imports.large-files', 'Large files listed are over 100MB', 'imports.large-files', async (t) => {
+      await start(t, { vcs: 'subversion', vcs_url: url(t, 'large') });
+      await follow(t);
+      const r = await t.request({ path: `${importPath(t)}/large_files` });
+      if (!t.expectStatus(r, [200])) return;
+      const files = t.body<{ path: string; size: number }[]>(r) ?? [];
+      if (!files.length) return t.skip('inconclusive', 'the large URL produced no large files');
+      for (const f of files) if (!(f.size > LIMITS.imports.largeFileBytes)) t.fail(`${f.path} is ${f.size} bytes, not over 100MB`);
+    }),
+    check('imports.authors-since', 'since lists only authors with a greater id', 'imports.authors-since', async (t) => {
+      await start(t, { vcs: 'subversion', vcs_url: url(t, 'ok') });
+      await follow(t);
+      const all = t.body<{ id: number }[]>(await t.request({ path: `${importPath(t)}/authors` })) ?? [];
+      if (all.length < 2) return t.skip('inconclusive', 'fewer than two authors');
+      const since = Math.min(...all.map((a) => a.id));
+      const later = t.body<{ id: number }[]>(await t.request({ path: `${importPath(t)}/authors?since=${since}` })) ?? [];
+      if (later.some((a) => a.id <= since)) t.fail(`since=${since} lists ids ${later.filter((a) => a.id <= since).map((a) => a.id).join(', ')}`);
+      if (later.length !== all.length - 1) t.fail(`since=${since} lists ${later.length} authors, not ${all.length - 1}`);
+    }),
+    check('imports.author-validation', 'PATCH of an author with a non-string email is refused with 422', 'imports.author-validation', async (t) => {
+      await start(t, { vcs: 'subversion', vcs_url: url(t, 'ok') });
+      await follow(t);
+      const first = (t.body<{ id: number }[]>(await t.request({ path: `${importPath(t)}/authors` })) ?? [])[0];
+      if (!first) return t.skip('inconclusive', 'no author to update');
+      t.expectStatus(await t.request({ method: 'PATCH', path: `${importPath(t)}/authors/${first.id}`, body: { email: 42 } }), [422], 'email: 42');
+    }),
+    check('imports.lfs-validation', 'PATCH /import/lfs without a use_lfs string is refused with 422', 'imports.lfs-validation', async (t) => {
+      await start(t, { vcs: 'subversion', vcs_url: url(t, 'ok') });
+      for (const body of [{}, { use_lfs: 42 }]) t.expectStatus(await t.request({ method: 'PATCH', path: `${importPath(t)}/lfs`, body }), [422], `PATCH /import/lfs ${JSON.stringify(body)}`);
+    }),
+    check('imports.record-fields', 'vcs_password is never echoed', 'imports.record-fields', async (t) => {
+      const secret = 'conformance-secret-pw-7c1e';
+      const r = await start(t, { vcs: 'subversion', vcs_url: url(t, 'ok'), vcs_username: 'conformance', vcs_password: secret });
+      const texts = [r.text, (await t.request({ path: importPath(t) })).text];
+      if (texts.some((x) => x.includes(secret))) t.fail('a response echoes vcs_password');
+    }),
+  ],
+};
