@@ -169,6 +169,11 @@ export const importsSuite: Suite = {
       t.expectStatus(await t.request({ method: 'DELETE', path: importPath(t) }), [204], 'DELETE /import');
       t.expectStatus(await t.request({ path: importPath(t) }), [404], 'GET /import after DELETE');
     }),
+    check('imports.not-found-404', 'With no import, GET /import answers 404', 'imports.not-found-404', async (t) => {
+      await start(t, { vcs: 'subversion', vcs_url: url(t, 'ok') });
+      await t.request({ method: 'DELETE', path: importPath(t) });
+      t.expectStatus(await t.request({ path: importPath(t) }), [404], 'GET /import with no import');
+    }),
     check('imports.large-files', 'Large files listed are over 100MB', 'imports.large-files', async (t) => {
       await start(t, { vcs: 'subversion', vcs_url: url(t, 'large') });
       await follow(t);

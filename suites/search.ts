@@ -28,6 +28,9 @@ export const searchSuite: Suite = {
   name: 'search',
   description: "The search rules of document 1, within one window of the authenticated search limit.",
   checks: () => [
+    check('search.q-required', 'A search without q is refused', 'search.q-required', async (t) => {
+      expect422(t, await t.request({ path: '/search/issues' }), 'GET /search/issues without q');
+    }),
     check('search.q-length-256', 'q over 256 characters of keywords is refused; qualifiers do not count', 'search.q-length-256', async (t) => {
       const max = LIMITS.search.maxQueryLength;
       expect422(t, await search(t, 'issues', 'a'.repeat(max + 1)), `a ${max + 1}-character keyword`);
