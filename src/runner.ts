@@ -25,6 +25,7 @@ export interface RunOptions {
   grep?: string;
   /** Only these check ids (e.g. the failures of an earlier run). */
   only?: string[];
+  /** Allow checks that write. Defaults to true against the embedded reference (it is disposable), false elsewhere. */
   allowWrites?: boolean;
   /** Report fields the spec does not describe (as information). */
   strict?: boolean;
@@ -53,7 +54,8 @@ export function planChecks(profile: Profile, opts: Pick<RunOptions, 'suites' | '
   return planned;
 }
 
-export async function runConformance(options: RunOptions = {}): Promise<RunResult> {
+export async function runConformance(given: RunOptions = {}): Promise<RunResult> {
+  let options = given;
   const started = Date.now();
   let embedded: RunningReference | undefined;
   let profile: Profile;
@@ -69,6 +71,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
     if (options.baseUrl) profile.base_url = options.baseUrl;
   }
   if (options.prefix !== undefined && !embedded) profile.prefix = options.prefix;
+  options = { ...options, allowWrites: options.allowWrites ?? !!embedded };
   if (options.vendor) profile.vendor = options.vendor;
   const names = vendorNames(profile.vendor ?? 'service');
   const client = new Client({ profile, names, timeoutMs: options.timeoutMs ?? 15_000, maxRequests: options.maxRequests ?? 5_000 }, profileSecrets(profile));
@@ -168,7 +171,7 @@ async function runCheck(
   if (absent) return finish('skip', missing.get(absent)!, undefined, 'setup-failed');
   if (spec.writes && !options.allowWrites) return finish('skip', 'this check writes to the target; run with --allow-writes', undefined, 'writes-not-allowed');
 
-  const t = new CheckContext(spec, client, profile, vendorNames(profile.vendor ?? 'service'), journal, options.strict ?? false);
+  const t = new CheckContext(spec, client, profile, vendorNames(profile.vendor ?? 'service'), journal, options.strict ?? false, options.allowWrites ?? false);
   try {
     await spec.run(t);
   } catch (err) {

@@ -49,6 +49,8 @@ export class CheckContext {
     readonly journal: Journal,
     /** Strict mode: fields the spec does not describe are reported as information. */
     readonly strict = false,
+    /** Whether the run may change the target (for read checks that need something to read). */
+    readonly writesAllowed = false,
   ) {}
 
   get resources(): ProfileResources {

@@ -79,6 +79,20 @@ async function alertNumber(t: CheckContext): Promise<number> {
   return first.number;
 }
 
+/** With writes allowed, an import to read: started (and journaled for deletion) when none exists. */
+async function ensureImport(t: CheckContext): Promise<void> {
+  const path = `/repos/${t.resources.import_repo}/import`;
+  const source = t.resources.import_urls?.ok;
+  if (!source || (await t.request({ path })).status !== 404) return;
+  const r = await t.request({ method: 'PUT', path, body: { vcs: 'subversion', vcs_url: source } });
+  if (r.status !== 201) return;
+  t.journal.record(`import into ${t.resources.import_repo}`, async () => {
+    await t.client.send({ method: 'DELETE', path });
+  });
+  // Follow it a few steps so authors and large files exist.
+  for (let i = 0; i < 8; i++) await t.request({ path });
+}
+
 function schemaCheck(endpoint: Endpoint): CheckSpec | undefined {
   const schema = endpoint.success.schema;
   const how = REQUESTS[endpoint.id];
@@ -89,6 +103,7 @@ function schemaCheck(endpoint: Endpoint): CheckSpec | undefined {
     requirement: SCHEMA_REQUIREMENT[schema]!,
     needs: { tokens: ['classic'], resources: how.needs },
     async run(t) {
+      if (endpoint.area === 'imports' && t.writesAllowed) await ensureImport(t);
       const reply = await t.request({ path: await how.path(t) });
       if (endpoint.area === 'imports' && reply.status === 404) return t.skip('missing-resource', `no import exists in ${t.resources.import_repo}; start one with --allow-writes`);
       if (endpoint.area === 'imports' && reply.status === 503) return t.skip('feature-retired', 'the source import interface answers 503 (retired)');

@@ -27,8 +27,13 @@ describe('the whole run against the correct reference', () => {
 });
 
 describe('writes', () => {
-  it('are skipped without allowWrites, and nothing is written', async () => {
-    const r = await runConformance({});
+  it('are on by default only against the embedded reference', async () => {
+    const r = await runConformance({ suites: ['code-scanning'] });
+    expect(r.checks.some((c) => c.id === 'alerts.dismiss' && c.outcome === 'pass')).toBe(true);
+  });
+
+  it('are skipped with allowWrites false, and nothing is written', async () => {
+    const r = await runConformance({ allowWrites: false });
     const writing = r.checks.filter((c) => c.skipReason === 'writes-not-allowed');
     expect(writing.length).toBeGreaterThan(5);
     expect(r.transcript.filter((e) => e.request.method !== 'GET')).toEqual([]);
