@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../src/fs-atomic.js';
 import type { RunResult } from '../src/model.js';
+import { junitReport } from './junit.js';
 import { markdownReport } from './markdown.js';
 
 export function writeReports(result: RunResult, dir: string): string[] {
@@ -10,6 +11,7 @@ export function writeReports(result: RunResult, dir: string): string[] {
   const files: [string, string][] = [
     ['report.json', `${JSON.stringify(result, null, 2)}\n`],
     ['summary.md', markdownReport(result)],
+    ['junit.xml', junitReport(result)],
   ];
   for (const [name, text] of files) writeFileAtomic(join(dir, name), text);
   return files.map(([name]) => join(dir, name));
