@@ -6,7 +6,7 @@ import type { Token } from './world.js';
 
 export type AuthOutcome = { ok: true; caller: Caller } | { ok: false; result: HandlerResult; rateKey: string };
 
-export function callerFor(token: Token | null, remote: string): Caller {
+function callerFor(token: Token | null, remote: string): Caller {
   if (!token) return { token: null, login: null, rateKey: `ip:${remote}` };
   const rateKey = token.kind === 'app-installation' ? `installation:${token.installationId}` : `user:${token.login}`;
   return { token, login: token.kind === 'app-installation' ? null : token.login, rateKey };

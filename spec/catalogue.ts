@@ -220,11 +220,6 @@ export function matchEndpoint(method: string, path: string): RouteMatch | undefi
   return undefined;
 }
 
-/** Whether any endpoint serves this path with another method (for 405-style answers). */
-export function pathKnown(path: string): boolean {
-  return COMPILED.some((route) => route.pattern.test(path));
-}
-
 export function endpointById(id: string): Endpoint {
   const found = CATALOGUE.find((e) => e.id === id);
   if (!found) throw new Error(`unknown endpoint id ${id}`);

@@ -32,6 +32,3 @@ export const API_VERSIONS = ['2022-11-28', '2026-03-10'] as const;
 
 /** Document 1: the search-specific 422 message. */
 export const VALIDATION_FAILED = 'Validation failed';
-
-/** Event type names seen, with payload shapes stated. */
-export const EVENT_TYPES = ['WatchEvent', 'PushEvent', 'CreateEvent'] as const;
