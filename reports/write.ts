@@ -3,14 +3,15 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../src/fs-atomic.js';
 import type { RunResult } from '../src/model.js';
+import { comparisonLines, type Comparison } from './gate.js';
 import { junitReport } from './junit.js';
 import { markdownReport } from './markdown.js';
 
-export function writeReports(result: RunResult, dir: string): string[] {
+export function writeReports(result: RunResult, dir: string, comparison?: Comparison): string[] {
   mkdirSync(dir, { recursive: true });
   const files: [string, string][] = [
-    ['report.json', `${JSON.stringify(result, null, 2)}\n`],
-    ['summary.md', markdownReport(result)],
+    ['report.json', `${JSON.stringify(comparison ? { ...result, comparison } : result, null, 2)}\n`],
+    ['summary.md', `${markdownReport(result)}${comparison ? comparisonLines(comparison).map((l) => `\n- ${l}`).join('') : ''}\n`],
     ['junit.xml', junitReport(result)],
   ];
   for (const [name, text] of files) writeFileAtomic(join(dir, name), text);

@@ -1,7 +1,8 @@
 /** The default command: run the suites against a target (or the embedded reference) and write reports. */
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { consoleSummary, progressLine } from '../../reports/console.js';
+import { compare, comparisonLines, gateExitCode, loadBaseline, loadExpectations } from '../../reports/gate.js';
 import { writeReports } from '../../reports/write.js';
 import { EXIT, UserError } from '../exit-codes.js';
 import type { RunResult } from '../model.js';
@@ -23,6 +24,9 @@ export function runOptions(y: Argv) {
     .option('timeout', { type: 'number', default: 15, describe: 'Seconds to wait for each answer' })
     .option('list', { type: 'boolean', default: false, describe: 'Print the checks that would run, without sending a request' })
     .option('only-failed', { type: 'string', describe: 'Rerun only the failures recorded in an earlier report.json' })
+    .option('baseline', { type: 'string', describe: 'An earlier report.json: mark checks newly failing, newly passing or unchanged' })
+    .option('fail-on', { choices: ['any', 'new'] as const, default: 'any' as const, describe: 'Exit 1 on any unexpected failure, or only on failures new since --baseline' })
+    .option('expectations', { type: 'string', describe: 'JSON {"expected-failures": {"<check id>": "<reason>"}} of known failures' })
     .option('quiet', { type: 'boolean', default: false, describe: 'No progress lines' });
 }
 
@@ -34,6 +38,9 @@ export async function runCommand(args: Args): Promise<void> {
   if (!(args.timeout > 0)) throw new UserError('--timeout must be a positive number of seconds');
   const profile: Profile | undefined = args.profile ? loadProfile(args.profile) : undefined;
   const only = args['only-failed'] ? failedIn(args['only-failed']) : undefined;
+  if (args['fail-on'] === 'new' && !args.baseline) throw new UserError('--fail-on new needs --baseline');
+  const baseline = args.baseline ? { path: args.baseline, report: loadBaseline(args.baseline) } : undefined;
+  const expectations = args.expectations ? loadExpectations(args.expectations) : undefined;
 
   if (args.list) {
     const planned = planChecks(profile ?? { base_url: args['base-url'] ?? 'http://embedded.invalid' }, { suites: args.suite, grep: args.grep, only });
@@ -59,16 +66,21 @@ export async function runCommand(args: Args): Promise<void> {
     if (/^unknown suite/.test((err as Error).message)) throw new UserError((err as Error).message);
     throw err;
   }
-  const files = writeReports(result, args['report-dir']);
+  const comparison = compare(result, baseline, expectations);
+  const files = writeReports(result, args['report-dir'], comparison);
+  // In a GitHub Actions job, the Markdown summary lands in the job summary.
+  if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, readFileSync(files.find((f) => f.endsWith('summary.md'))!, 'utf8'));
   process.stdout.write(consoleSummary(result));
+  for (const line of comparisonLines(comparison)) process.stdout.write(`${line}\n`);
   process.stdout.write(`reports: ${files.join(', ')}\n`);
-  process.exitCode = exitCodeFor(result);
+  const stopped = exitCodeFor(result);
+  process.exitCode = stopped === EXIT.unreachable || stopped === EXIT.budgetExhausted ? stopped : gateExitCode(result, comparison, args['fail-on']);
   if (result.stopped && result.stopped.reason !== 'budget-exhausted') {
     throw new UserError(result.stopped.message, EXIT.unreachable);
   }
 }
 
-export function exitCodeFor(result: RunResult): number {
+function exitCodeFor(result: RunResult): number {
   if (result.stopped?.reason === 'unreachable' || result.stopped?.reason === 'credentials-rejected') return EXIT.unreachable;
   if (result.stopped?.reason === 'budget-exhausted') return EXIT.budgetExhausted;
   return result.counts.fail > 0 ? EXIT.checkFailed : EXIT.ok;
