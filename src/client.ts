@@ -31,6 +31,8 @@ export interface RequestOptions {
   body?: unknown;
   /** A second request to the same URL that the check makes on purpose (conditional request): waits for X-Poll-Interval. */
   poll?: boolean;
+  /** Send even when the rate-limit headers say the window is spent (only the opted-in exhaustion check does). */
+  unpaced?: boolean;
 }
 
 export interface Reply {
@@ -112,7 +114,7 @@ export class Client {
 
     const pathOnly = req.path.split('?')[0] ?? req.path;
     const category = matchEndpoint(method, pathOnly)?.endpoint.category ?? (pathOnly === '/rate_limit' ? null : 'core');
-    if (category) await this.pace(`${category}:${authenticated ? 'auth' : 'anon'}`);
+    if (category && !req.unpaced) await this.pace(`${category}:${authenticated ? 'auth' : 'anon'}`);
     const pollKey = `${method} ${url} ${headers.authorization ?? ''}`;
     if (req.poll) await this.waitForPoll(pollKey);
 

@@ -29,6 +29,8 @@ export interface RunOptions {
   allowWrites?: boolean;
   /** Report fields the spec does not describe (as information). */
   strict?: boolean;
+  /** Run the check that spends the anonymous search window to see the refusal. */
+  exhaustRateLimit?: boolean;
   maxRequests?: number;
   timeoutMs?: number;
   /** Faults for the embedded reference (self-tests). */
@@ -169,6 +171,7 @@ async function runCheck(
   if (resource) return finish('skip', `the profile names no resource "${resource}"`, undefined, 'missing-resource');
   const absent = spec.needs?.resources?.find((r) => missing.has(r));
   if (absent) return finish('skip', missing.get(absent)!, undefined, 'setup-failed');
+  if (spec.exhausts && !options.exhaustRateLimit) return finish('skip', 'this check spends a rate-limit window; run with --exhaust-rate-limit', undefined, 'opt-in-required');
   if (spec.writes && !options.allowWrites) return finish('skip', 'this check writes to the target; run with --allow-writes', undefined, 'writes-not-allowed');
 
   const t = new CheckContext(spec, client, profile, vendorNames(profile.vendor ?? 'service'), journal, options.strict ?? false, options.allowWrites ?? false);

@@ -18,6 +18,8 @@ export interface CheckSpec {
   writes?: boolean;
   /** Observation of behaviour the spec does not show: the outcome is info, never fail. */
   observes?: boolean;
+  /** Runs only when the user opts in (`--exhaust-rate-limit`): it spends a rate-limit window on purpose. */
+  exhausts?: boolean;
   run(t: CheckContext): Promise<void>;
 }
 

@@ -15,6 +15,7 @@ export function runOptions(y: Argv) {
     .option('profile', { type: 'string', describe: 'Target profile JSON (see docs/profile.md)' })
     .option('suite', { type: 'string', array: true, describe: 'Run only these suites' })
     .option('grep', { type: 'string', describe: 'Run only checks whose id or title contains this text' })
+    .option('exhaust-rate-limit', { type: 'boolean', default: false, describe: 'Also run the check that spends the anonymous search window to see the refusal' })
     .option('strict', { type: 'boolean', default: false, describe: 'Also report response fields the spec does not describe (as information)' })
     .option('allow-writes', { type: 'boolean', describe: 'Allow checks that change the target (PATCH, PUT, DELETE, mark-as-read); on by default only for the built-in reference' })
     .option('report-dir', { type: 'string', default: 'conformance-report', describe: 'Directory for report.json, summary.md and junit.xml' })
@@ -57,7 +58,7 @@ export async function runCommand(args: Args): Promise<void> {
     result = await runConformance({
       ...(args['base-url'] ? { baseUrl: args['base-url'] } : {}), ...(profile ? { profile } : {}),
       ...(args.prefix !== undefined ? { prefix: args.prefix } : {}), ...(args.vendor ? { vendor: args.vendor } : {}),
-      suites: args.suite, grep: args.grep, only, strict: args.strict,
+      suites: args.suite, grep: args.grep, only, strict: args.strict, exhaustRateLimit: args['exhaust-rate-limit'],
       ...(args['allow-writes'] !== undefined ? { allowWrites: args['allow-writes'] } : {}),
       maxRequests: args['max-requests'], timeoutMs: args.timeout * 1000,
       onCheck: quiet ? undefined : (check, i, total) => process.stderr.write(`${progressLine(check, i, total)}\n`),

@@ -86,7 +86,7 @@ describe('every fault is caught by the checks of its requirement', () => {
     const ids = checksFor.get(fault.requirement);
     if (!ids) continue;
     it(`${fault.id} → ${ids.join(', ')}`, async () => {
-      const r = await runConformance({ only: ids, referenceFaults: [fault.id], allowWrites: true });
+      const r = await runConformance({ only: ids, referenceFaults: [fault.id], allowWrites: true, exhaustRateLimit: true });
       const caught = r.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'warn');
       expect(caught.map((c) => c.id), JSON.stringify(r.checks.map((c) => [c.id, c.outcome, c.message]))).not.toEqual([]);
     });
