@@ -7,6 +7,11 @@ import { validateCommand, validateOptions } from './commands/validate.js';
 import { EXIT, UserError } from './exit-codes.js';
 
 export async function main(argv: string[]): Promise<void> {
+  // A reader that stops early (`conformance --list | head`) is not an error.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(EXIT.ok);
+    throw err;
+  });
   try {
     await yargs(argv)
       .scriptName('conformance')

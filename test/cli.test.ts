@@ -83,6 +83,12 @@ describe('conformance CLI', () => {
     expect(run('validate', 'no-such-resource', good).status).toBe(2);
   });
 
+  it('stops quietly when its reader closes early (conformance --list | head)', () => {
+    const r = spawnSync('sh', ['-c', `"${process.execPath}" "${BIN}" --list | head -1`], { encoding: 'utf8' });
+    expect(r.stdout.split('\n').filter(Boolean)).toHaveLength(1);
+    expect(r.stderr).toBe('');
+  });
+
   it('lists the named faults', () => {
     const r = run('faults', '--json');
     expect(r.status).toBe(0);

@@ -83,7 +83,8 @@ describe('npx conformance against bad targets', () => {
   it('--list prints checks without a target', async () => {
     const r = await run(['--list']);
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/schema\.search\.issues/);
+    expect(r.stdout).toMatch(/schema\.search\.issues \[MUST\]/);
+    expect(r.stdout).toContain('"more than five AND, OR or NOT operators');
   });
 
   it('against an external reference: exit 0 when correct, exit 1 naming the spec sentence and the request when a rule is broken', async () => {

@@ -4,6 +4,7 @@ import type { Argv } from 'yargs';
 import { consoleSummary, progressLine } from '../../reports/console.js';
 import { compare, comparisonLines, gateExitCode, loadBaseline, loadExpectations } from '../../reports/gate.js';
 import { writeReports } from '../../reports/write.js';
+import { requirement } from '../../spec/requirements/index.js';
 import { EXIT, UserError } from '../exit-codes.js';
 import type { RunResult } from '../model.js';
 import { loadProfile, type Profile } from '../profile.js';
@@ -46,7 +47,8 @@ export async function runCommand(args: Args): Promise<void> {
   if (args.list) {
     const planned = planChecks(profile ?? { base_url: args['base-url'] ?? 'http://embedded.invalid' }, { suites: args.suite, grep: args.grep, only });
     for (const { suite, spec } of planned) {
-      process.stdout.write(`${spec.id}  [${suite.name}] ${spec.writes ? '(writes) ' : ''}${spec.title}\n`);
+      const req = requirement(spec.requirement);
+      process.stdout.write(`${spec.id} [${req.level}] [${suite.name}]${spec.writes ? ' (writes)' : ''}${spec.exhausts ? ' (opt-in)' : ''} ${spec.title}\n    "${req.sentence}" (document ${req.doc}, ${req.section})\n`);
     }
     process.stdout.write(`${planned.length} checks\n`);
     return;
