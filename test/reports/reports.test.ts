@@ -2,12 +2,14 @@
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { XMLParser } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { referenceProfile } from '../../reference/profile.js';
 import { startReference } from '../../reference/server.js';
 import { writeReports } from '../../reports/write.js';
-import type { RunResult } from '../../src/model.js';
+import { OUTCOMES, SKIP_REASONS, type RunResult } from '../../src/model.js';
+import { readPackageJson } from '../../src/paths.js';
 import { profileSecrets } from '../../src/profile.js';
 import { runConformance } from '../../src/runner.js';
 
@@ -42,13 +44,21 @@ describe('reports of a run with one fault', () => {
     expect(failure).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/search\/issues\?q=/);
   });
 
-  it('JSON and Markdown say the same counts', () => {
+  it('JSON and Markdown say the same counts, and report.json follows its published schema', () => {
     const json = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as RunResult;
+    const validate = new Ajv2020({ allErrors: true }).compile(readPackageJson<object>('schemas', 'report.schema.json'));
+    expect(validate(json), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
     expect(json.counts).toEqual(result.counts);
     expect(json.counts.fail).toBe(1);
     const md = readFileSync(join(dir, 'summary.md'), 'utf8');
     expect(md).toContain(`${result.counts.pass} passed, ${result.counts.fail} failed`);
     expect(md).toContain('search.max-operators');
+  });
+
+  it('the report schema names exactly the outcomes and skip reasons the runner uses', () => {
+    const check = readPackageJson<{ $defs: { check: { properties: Record<string, { enum: unknown[] }> } } }>('schemas', 'report.schema.json').$defs.check.properties;
+    expect(check.outcome!.enum).toEqual([...OUTCOMES]);
+    expect(check.skipReason!.enum).toEqual([...SKIP_REASONS]);
   });
 
   it('no report holds a token or password that was sent', () => {
