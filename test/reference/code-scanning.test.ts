@@ -1,9 +1,9 @@
 /** Document 2, code scanning alerts: each stated rule over HTTP, then each named fault breaking its rule. */
-import { afterAll, describe, expect, it } from 'vitest';
-import { startReference, type RunningReference } from '../../reference/server.js';
+import { describe, expect, it } from 'vitest';
 import { endpointById } from '../../spec/catalogue.js';
 import { ALERT_STATES, DISMISSED_REASONS, VALIDATION_FAILED } from '../../spec/vocabulary.js';
 import { call, TOKENS, useReference, type CallOptions, type Reply } from '../helpers/reference.js';
+import { describeFaultProbes, type Probe } from '../helpers/faults.js';
 
 const WIDGETS = '/repos/acme/widgets/code-scanning/alerts';
 const ARCHIVED = '/repos/acme/archive-2019/code-scanning/alerts';
@@ -279,7 +279,6 @@ describe('code scanning: updating an alert', () => {
 });
 
 /** Each probe holds against the correct reference and fails against one started with its fault. */
-type Probe = (base: string) => Promise<boolean>;
 const numbers = (r: Reply) => (r.body as Alert[]).map((a) => a.number);
 const dismiss = (base: string, n: number, body: Record<string, unknown> = { state: 'dismissed', dismissed_reason: DISMISSED_REASONS[0] }) =>
   patch(base, `${WIDGETS}/${n}`, body);
@@ -330,21 +329,4 @@ const PROBES: Record<string, Probe> = {
   'alerts-timestamps-millis': async (b) => (await call(b, WIDGETS)).body.every((a: Alert) => TIMESTAMP.test(a.created_at)),
 };
 
-const started: RunningReference[] = [];
-async function reference(faults: string[] = []): Promise<string> {
-  const r = await startReference({ port: 0, faults });
-  started.push(r);
-  return r.url;
-}
-afterAll(async () => {
-  await Promise.all(started.map((r) => r.close()));
-});
-
-describe('code scanning faults', () => {
-  for (const [fault, probe] of Object.entries(PROBES)) {
-    it(`${fault}: the rule holds without the fault and breaks with it`, async () => {
-      expect(await probe(await reference())).toBe(true);
-      expect(await probe(await reference([fault]))).toBe(false);
-    });
-  }
-});
+describeFaultProbes('code scanning faults', PROBES);

@@ -2,12 +2,11 @@
  * Each fault of the shared conventions and of /rate_limit breaks its rule: the probe holds against the correct
  * reference and fails against a reference started with that fault alone.
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import { startReference, type RunningReference } from '../../reference/server.js';
+import { describe, expect, it } from 'vitest';
 import { LIMITS, RATE_CATEGORIES } from '../../spec/limits.js';
 import { call, TOKENS, type Reply } from '../helpers/reference.js';
+import { describeFaultProbes, type Probe } from '../helpers/faults.js';
 
-type Probe = (base: string) => Promise<boolean>;
 const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
 const remaining = (r: Reply) => Number(r.headers['x-ratelimit-remaining']);
 
@@ -76,21 +75,4 @@ const PROBES: Record<string, Probe> = {
   },
 };
 
-const started: RunningReference[] = [];
-async function reference(faults: string[] = []): Promise<string> {
-  const r = await startReference({ port: 0, faults });
-  started.push(r);
-  return r.url;
-}
-afterAll(async () => {
-  await Promise.all(started.map((r) => r.close()));
-});
-
-describe('convention faults', () => {
-  for (const [fault, probe] of Object.entries(PROBES)) {
-    it(`${fault}: the rule holds without the fault and breaks with it`, async () => {
-      expect(await probe(await reference())).toBe(true);
-      expect(await probe(await reference([fault]))).toBe(false);
-    });
-  }
-});
+describeFaultProbes('convention faults', PROBES);

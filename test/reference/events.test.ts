@@ -1,8 +1,8 @@
 /** Document 1, Events, over HTTP: the nine timelines, the 90-day window, the delay, the 301, polling. */
-import { afterAll, describe, expect, it } from 'vitest';
-import { startReference, type RunningReference } from '../../reference/server.js';
+import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../spec/limits.js';
 import { call, TOKENS, useReference } from '../helpers/reference.js';
+import { describeFaultProbes, type Probe } from '../helpers/faults.js';
 
 const DAY = 86_400_000;
 const age = (e: { created_at: string }) => Date.now() - Date.parse(e.created_at);
@@ -85,7 +85,7 @@ describe('event timelines', () => {
 });
 
 /** Each fault breaks its rule: the probe holds on a correct reference and fails with the fault alone. */
-const PROBES: Record<string, (base: string) => Promise<boolean>> = {
+const PROBES: Record<string, Probe> = {
   'events-older-than-90-days': async (b) => {
     const pages = await Promise.all([1, 2, 3].map((p) => call(b, `/repos/acme/widgets/events?per_page=100&page=${p}`)));
     return pages.flatMap((r) => r.body).every((e) => age(e) <= LIMITS.events.maxAgeDays * DAY);
@@ -101,18 +101,4 @@ const PROBES: Record<string, (base: string) => Promise<boolean>> = {
     .filter((e: { type: string }) => e.type === 'PushEvent').every((e: { payload: { size: unknown } }) => Number.isInteger(e.payload.size)),
 };
 
-describe('event faults', () => {
-  const started: RunningReference[] = [];
-  afterAll(() => Promise.all(started.map((r) => r.close())));
-  const start = async (faults: string[]) => {
-    const r = await startReference({ port: 0, faults });
-    started.push(r);
-    return r.url;
-  };
-  for (const [fault, probe] of Object.entries(PROBES)) {
-    it(`${fault} breaks its rule`, async () => {
-      expect(await probe(await start([]))).toBe(true);
-      expect(await probe(await start([fault]))).toBe(false);
-    });
-  }
-});
+describeFaultProbes('event faults', PROBES);

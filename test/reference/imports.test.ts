@@ -1,10 +1,10 @@
 /** Document 2, source imports: the state table and each endpoint over HTTP, then each named fault breaking its rule. */
-import { afterAll, describe, expect, it } from 'vitest';
-import { startReference, type RunningReference } from '../../reference/server.js';
+import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../spec/catalogue.js';
 import { LIMITS } from '../../spec/limits.js';
 import { IMPORT_PROGRESSION, IMPORT_STATUSES, USE_LFS_VALUES, VALIDATION_FAILED } from '../../spec/vocabulary.js';
 import { call, TOKENS, useReference, type Reply } from '../helpers/reference.js';
+import { describeFaultProbes, type Probe } from '../helpers/faults.js';
 
 const IMPORT = '/repos/acme/import-target/import';
 const RECORD_FIELDS = ['vcs', 'vcs_url', 'status', 'status_text', 'use_lfs', 'has_large_files', 'large_files_size', 'large_files_count',
@@ -273,7 +273,6 @@ describe('source imports: retired', () => {
 });
 
 /** Each probe holds against the correct reference and fails against one started with its fault. */
-type Probe = (base: string) => Promise<boolean>;
 const last = (records: Record_[]) => records[records.length - 1]!;
 const credentials = { vcs_username: 'octo', vcs_password: 'hunter2' };
 
@@ -337,21 +336,4 @@ const PROBES: Record<string, Probe> = {
   },
 };
 
-const started: RunningReference[] = [];
-async function reference(faults: string[] = []): Promise<string> {
-  const r = await startReference({ port: 0, faults });
-  started.push(r);
-  return r.url;
-}
-afterAll(async () => {
-  await Promise.all(started.map((r) => r.close()));
-});
-
-describe('source import faults', () => {
-  for (const [fault, probe] of Object.entries(PROBES)) {
-    it(`${fault}: the rule holds without the fault and breaks with it`, async () => {
-      expect(await probe(await reference())).toBe(true);
-      expect(await probe(await reference([fault]))).toBe(false);
-    });
-  }
-});
+describeFaultProbes('source import faults', PROBES);

@@ -1,10 +1,10 @@
 /** Document 1, Notifications, over HTTP: listings, polling, marking as read, subscriptions. */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { nextReason } from '../../reference/areas/notifications.js';
-import { startReference, type RunningReference } from '../../reference/server.js';
 import { LIMITS } from '../../spec/limits.js';
 import { NOTIFICATION_REASONS } from '../../spec/vocabulary.js';
 import { call, TOKENS, useReference, type Reply } from '../helpers/reference.js';
+import { describeFaultProbes, type Probe } from '../helpers/faults.js';
 
 interface ThreadBody { id: string; unread: boolean; updated_at: string; reason: string; repository: { full_name: string } }
 const times = (r: Reply) => (r.body as ThreadBody[]).map((t) => Date.parse(t.updated_at));
@@ -128,7 +128,7 @@ describe('the reason rule', () => {
 });
 
 /** Each fault breaks its rule: the probe holds on a correct reference and fails with the fault alone. */
-const PROBES: Record<string, (b: string) => Promise<boolean>> = {
+const PROBES: Record<string, Probe> = {
   'notifications-oldest-first': async (b) => {
     const r = await call(b, '/notifications');
     return times(r).every((t, i, a) => i === 0 || a[i - 1]! >= t);
@@ -174,18 +174,4 @@ const PROBES: Record<string, (b: string) => Promise<boolean>> = {
     !((await call(b, '/notifications?all=true&per_page=50', { token: TOKENS.ssoUnauthorized })).body as ThreadBody[]).some((t) => t.repository.full_name.startsWith('acme/')),
 };
 
-describe('notification faults', () => {
-  const started: RunningReference[] = [];
-  afterAll(() => Promise.all(started.map((r) => r.close())));
-  const start = async (faults: string[]) => {
-    const r = await startReference({ port: 0, faults });
-    started.push(r);
-    return r.url;
-  };
-  for (const [fault, probe] of Object.entries(PROBES)) {
-    it(`${fault} breaks its rule`, async () => {
-      expect(await probe(await start([]))).toBe(true);
-      expect(await probe(await start([fault]))).toBe(false);
-    });
-  }
-});
+describeFaultProbes('notification faults', PROBES);

@@ -114,7 +114,7 @@ describe('query language', () => {
   const ref = useReference({ quotas: QUOTAS });
 
   it('ANDs keywords implicitly and honours NOT > AND > OR', async () => {
-    const [widget, resize, theme] = await Promise.all(['widget', 'resize', 'theme'].map((k) => total(ref.get, 'issues', k)));
+    const [widget, resize, theme] = (await Promise.all(['widget', 'resize', 'theme'].map((k) => total(ref.get, 'issues', k)))) as [number, number, number];
     expect(await total(ref.get, 'issues', 'widget resize')).toBe(await total(ref.get, 'issues', 'widget AND resize'));
     const both = await total(ref.get, 'issues', 'resize AND theme');
     expect(await total(ref.get, 'issues', 'resize OR theme')).toBe(resize + theme - both);
