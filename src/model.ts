@@ -7,7 +7,7 @@ export type Outcome = (typeof OUTCOMES)[number];
 
 /** Why a check did not run. A fixed list, so reports and baselines can group by it. */
 export const SKIP_REASONS = [
-  'missing-token', 'missing-resource', 'writes-not-allowed', 'opt-in-required', 'feature-retired', 'budget-exhausted', 'inconclusive', 'setup-failed',
+  'missing-token', 'missing-resource', 'writes-not-allowed', 'opt-in-required', 'feature-retired', 'budget-exhausted', 'interrupted', 'inconclusive', 'setup-failed',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 

@@ -36,6 +36,8 @@ export interface RunOptions {
   /** Faults for the embedded reference (self-tests). */
   referenceFaults?: string[];
   onCheck?: (result: CheckResult, index: number, total: number) => void;
+  /** Aborting skips the remaining checks; what was changed is still undone and reported. */
+  signal?: AbortSignal;
 }
 
 export interface PlannedCheck {
@@ -165,6 +167,7 @@ async function runCheck(
     const reason = stopped.reason === 'budget-exhausted' ? 'budget-exhausted' : 'setup-failed';
     return finish('skip', stopped.message, undefined, reason);
   }
+  if (options.signal?.aborted) return finish('skip', 'the run was interrupted before this check', undefined, 'interrupted');
   const token = spec.needs?.tokens?.find((n) => !profile.tokens?.[n]);
   if (token) return finish('skip', `the profile names no token "${token}"`, undefined, 'missing-token');
   const resource = spec.needs?.resources?.find((r) => profile.resources?.[r] === undefined);

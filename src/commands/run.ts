@@ -55,6 +55,14 @@ export async function runCommand(args: Args): Promise<void> {
   }
 
   const quiet = args.quiet;
+  // Ctrl-C ends the run after the check in progress; its changes are still undone and reported.
+  const interrupt = new AbortController();
+  const onSigint = () => {
+    if (interrupt.signal.aborted) process.exit(130);
+    process.stderr.write('conformance: interrupted; undoing changes (Ctrl-C again to quit at once)\n');
+    interrupt.abort();
+  };
+  process.on('SIGINT', onSigint);
   let result: RunResult;
   try {
     result = await runConformance({
@@ -64,10 +72,13 @@ export async function runCommand(args: Args): Promise<void> {
       ...(args['allow-writes'] !== undefined ? { allowWrites: args['allow-writes'] } : {}),
       maxRequests: args['max-requests'], timeoutMs: args.timeout * 1000,
       onCheck: quiet ? undefined : (check, i, total) => process.stderr.write(`${progressLine(check, i, total)}\n`),
+      signal: interrupt.signal,
     });
   } catch (err) {
     if (/^unknown suite/.test((err as Error).message)) throw new UserError((err as Error).message);
     throw err;
+  } finally {
+    process.off('SIGINT', onSigint);
   }
   const comparison = compare(result, baseline, expectations);
   const files = writeReports(result, args['report-dir'], comparison);
@@ -77,7 +88,8 @@ export async function runCommand(args: Args): Promise<void> {
   for (const line of comparisonLines(comparison)) process.stdout.write(`${line}\n`);
   process.stdout.write(`reports: ${files.join(', ')}\n`);
   const stopped = exitCodeFor(result);
-  process.exitCode = stopped === EXIT.unreachable || stopped === EXIT.budgetExhausted ? stopped : gateExitCode(result, comparison, args['fail-on']);
+  process.exitCode = interrupt.signal.aborted ? 130
+    : stopped === EXIT.unreachable || stopped === EXIT.budgetExhausted ? stopped : gateExitCode(result, comparison, args['fail-on']);
   if (result.stopped && result.stopped.reason !== 'budget-exhausted') {
     throw new UserError(result.stopped.message, EXIT.unreachable);
   }

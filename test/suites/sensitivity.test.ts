@@ -56,6 +56,28 @@ describe('writes', () => {
   });
 });
 
+describe('an interrupted run', () => {
+  it('skips the remaining checks and still undoes what it changed', async () => {
+    const ref = await startReference({ port: 0, pollIntervalSeconds: 1 });
+    try {
+      const profile = referenceProfile(ref);
+      const open = async () => (await call(ref.url, `/repos/${profile.resources!.public_repo}/code-scanning/alerts?per_page=100&state=open`)).body.length;
+      const before = await open();
+      const stop = new AbortController();
+      const r = await runConformance({
+        profile, allowWrites: true, suites: ['code-scanning'], signal: stop.signal,
+        // Interrupt right after the first check that dismissed an alert.
+        onCheck: (c) => { if (c.id === 'alerts.dismiss') stop.abort(); },
+      });
+      expect(r.checks.filter((c) => c.skipReason === 'interrupted').length).toBeGreaterThan(0);
+      expect(r.restoration.restored).toBeGreaterThan(0);
+      expect(await open()).toBe(before);
+    } finally {
+      await ref.close();
+    }
+  });
+});
+
 describe('a retired source-import interface (503 everywhere)', () => {
   it('gets every import check skipped as feature-retired, none failed', async () => {
     const ref = await startReference({ port: 0, importsRetired: true, pollIntervalSeconds: 1 });
