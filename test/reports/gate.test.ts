@@ -34,8 +34,13 @@ describe('baselines and expectations', () => {
     const common = ['--profile', profile, '--suite', 'search', '--suite', 'events', '--quiet'];
     const first = await serve(['events-network-no-redirect'], profile);
     const base = await run([...common, '--report-dir', join(dir, 'base')]);
-    first.kill();
     expect(base.status).toBe(1);
+    // --only-failed reruns exactly the failures of that report.
+    const rerun = await run(['--profile', profile, '--quiet', '--report-dir', join(dir, 'rerun'), '--only-failed', join(dir, 'base', 'report.json')]);
+    first.kill();
+    expect(rerun.status).toBe(1);
+    const rerunReport = JSON.parse(readFileSync(join(dir, 'rerun', 'report.json'), 'utf8'));
+    expect(rerunReport.checks.map((c: { id: string }) => c.id)).toEqual(['events.network-301']);
 
     const second = await serve(['events-network-no-redirect', 'search-operators-unlimited'], profile);
     const summary = join(dir, 'step-summary.md');
