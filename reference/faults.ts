@@ -11,7 +11,7 @@ const CONVENTION_FAULTS: Fault[] = [
   { id: 'auth-no-accepted-permissions', requirement: 'auth.accepted-permissions-header', effect: 'X-Accepted-<Vendor>-Permissions is never sent.' },
   { id: 'auth-sso-no-header', requirement: 'auth.sso-403-header', effect: 'The single sign-on 403 lacks the X-<Vendor>-SSO header.' },
   { id: 'errors-no-message', requirement: 'errors.message', effect: 'Error bodies carry `error` instead of `message`.' },
-  { id: 'versioning-old-version-refused', requirement: 'versioning.listed-versions', effect: 'API version 2022-11-28 is refused with 400.' },
+  { id: 'versioning-old-version-refused', requirement: 'versioning.listed-versions', effect: 'A request naming API version 2022-11-28 is refused with 400.' },
   { id: 'versioning-v3-media-refused', requirement: 'versioning.media-types', effect: 'The older v3 media type is refused with 415.' },
   { id: 'ratelimit-endpoint-counted', requirement: 'ratelimit.endpoint-not-counted', effect: 'GET /rate_limit counts against core.' },
   { id: 'ratelimit-search-shares-core', requirement: 'ratelimit.search-separate', effect: 'Search requests count against core, not search.' },

@@ -123,7 +123,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
   // Versioning: "Values appearing in the interface: 2022-11-28 and 2026-03-10."
   const requested = header(req, names.apiVersionHeader);
   const version = requested ?? DEFAULT_VERSION;
-  const versionRefused = !(API_VERSIONS as readonly string[]).includes(version) || (fault('versioning-old-version-refused') && version === '2022-11-28');
+  const versionRefused = !(API_VERSIONS as readonly string[]).includes(version) || (fault('versioning-old-version-refused') && requested === '2022-11-28');
   common[names.apiVersionSelectedHeader] = version;
   const accept = (req.headers.accept ?? '').toLowerCase();
   const textMatch = accept.includes(names.textMatchMediaType) || accept.includes(names.textMatchMediaTypeV3);
