@@ -1,7 +1,8 @@
 /** The reference's own target profile, derived from its world so nothing is written twice. */
 import type { Profile, ProfileToken, TokenName } from '../src/profile.js';
 import { SCENARIOS } from './areas/imports/plan.js';
-import { COMMON_KEYWORD } from './areas/search/corpus.js';
+import { DEFAULT_REF } from './areas/code-scanning/corpus.js';
+import { COMMON_KEYWORD, LARGE_FILE_KEYWORD, OFF_BRANCH_KEYWORD } from './areas/search/corpus.js';
 import type { RunningReference } from './server.js';
 
 export function referenceProfile(running: RunningReference, vendor = 'service'): Profile {
@@ -41,6 +42,7 @@ export function referenceProfile(running: RunningReference, vendor = 'service'):
         public_repo: `${publicRepo.owner}/${publicRepo.name}`,
         label_repository_id: publicRepo.id,
         alert_numbers: (codeScanning.alerts.get(publicRepo.id) ?? []).slice(0, 2).map((a) => a.number),
+        alert_ref: (codeScanning.alerts.get(publicRepo.id) ?? []).flatMap((a) => a.instances).find((i) => i.ref !== DEFAULT_REF)?.ref,
       } : {}),
       thread_ids: [...notifications.threads.values()].filter((t) => t.login === tokens.classic?.login).slice(0, 2).map((t) => String(t.id)),
       // The vcs_url decides an import's course in the reference: one URL per scenario.
@@ -54,6 +56,8 @@ export function referenceProfile(running: RunningReference, vendor = 'service'):
       ...(ssoOrg ? { org: ssoOrg.login, sso_org: ssoOrg.login } : {}),
       usernames: [...world.users.keys()],
       search_keyword: COMMON_KEYWORD,
+      off_default_branch_keyword: OFF_BRANCH_KEYWORD,
+      large_file_keyword: LARGE_FILE_KEYWORD,
     },
   };
 }

@@ -33,6 +33,9 @@ export interface ProfileResources {
   label_repository_id?: number;
   usernames?: string[];
   search_keyword?: string;
+  off_default_branch_keyword?: string;
+  large_file_keyword?: string;
+  alert_ref?: string;
   import_urls?: Record<string, string>;
 }
 

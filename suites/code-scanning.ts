@@ -132,6 +132,26 @@ export const codeScanningSuite: Suite = {
         if (at > 0) t.fail(`${query || 'default order'}: alert ${at} created ${got!.items[at]!.created_at} is out of ${sign > 0 ? 'ascending' : 'descending'} order`);
       }
     }),
+    repoCheck('alerts.ref-filter', 'ref= lists only alerts found on that ref: none for a ref never analysed', 'alerts.ref-filter', async (t) => {
+      const ref = 'refs/heads/conformance-never-analysed';
+      const r = await t.request({ path: alertsPath(t, `?ref=${encodeURIComponent(ref)}&per_page=100`) });
+      // The spec lists no status for a ref without analyses; only alerts listed for it break the filter.
+      if (r.status !== 200) return t.info(`ref=${ref} answered ${r.status}`);
+      const items = t.body<Alert[]>(r) ?? [];
+      if (items.length) t.fail(`ref=${ref} lists ${items.length} alerts, e.g. number ${items[0]!.number} on ${items[0]!.most_recent_instance?.ref}`);
+    }),
+    {
+      id: 'alerts.most-recent-instance-ref', title: 'most_recent_instance describes the ref requested', requirement: 'alerts.most-recent-instance-ref',
+      needs: { tokens: ['classic'], resources: ['public_repo', 'alert_ref'] },
+      async run(t) {
+        const ref = t.resources.alert_ref!;
+        const full = ref.startsWith('refs/') ? ref : `refs/heads/${ref}`;
+        const got = await alerts(t, alertsPath(t, `?ref=${encodeURIComponent(ref)}&per_page=100`));
+        if (got && !got.items.length) return t.skip('missing-resource', `alert_ref ${ref} has no alerts in ${t.resources.public_repo}`);
+        const other = got?.items.filter((a) => a.most_recent_instance?.ref !== full) ?? [];
+        if (other.length) t.fail(`ref=${ref}: ${other.length} alerts describe another ref, e.g. number ${other[0]!.number} on ${other[0]!.most_recent_instance?.ref}`);
+      },
+    },
     repoCheck('alerts.per-page', 'per_page defaults to 30 and is capped at 100', 'alerts.per-page', async (t) => {
       const { maxPerPage, defaultPerPage } = LIMITS.codeScanning;
       const first = await alerts(t, alertsPath(t));
@@ -186,6 +206,14 @@ export const codeScanningSuite: Suite = {
       const a = t.body<AlertState>(r);
       if (a?.state !== 'open') t.fail(`state is ${JSON.stringify(a?.state)}`);
       for (const f of ['dismissed_by', 'dismissed_at', 'dismissed_reason'] as const) if (a?.[f] != null) t.fail(`${f} is still ${JSON.stringify(a[f])}`);
+    }),
+    writeCheck('alerts.sort-updated', 'sort=updated puts the alert updated last first', 'alerts.sort', async (t) => {
+      const repo = t.resources.public_repo!;
+      const oldest = (await alerts(t, alertsPath(t, '?state=open&sort=created&direction=asc&per_page=1')))?.items[0]?.number;
+      if (!oldest) return t.skip('missing-resource', `${repo} has no open alert to update`);
+      if (!t.expectStatus(await patch(t, repo, oldest, { state: 'dismissed', dismissed_reason: 'used in tests' }), [200], `dismissing alert ${oldest}`)) return;
+      const first = (await alerts(t, alertsPath(t, '?sort=updated&direction=desc&per_page=1')))?.items[0]?.number;
+      if (first !== oldest) t.fail(`after updating alert ${oldest}, sort=updated&direction=desc lists alert ${first} first`);
     }),
     writeCheck('alerts.update-archived-403', 'Updating an alert of an archived repository answers 403', 'alerts.update-archived-403', async (t) => {
       const repo = t.resources.archived_repo!;

@@ -17,6 +17,17 @@ function expect422(t: CheckContext, r: Reply, what: string): void {
   if (message !== VALIDATION_FAILED) t.fail(`${what}: message is ${JSON.stringify(message)}, not '${VALIDATION_FAILED}'`);
 }
 
+/** The profile names a keyword that exists only where the spec says search does not look. */
+async function expectNothingFound(t: CheckContext, kind: string, q: string, what: string): Promise<void> {
+  const r = await search(t, kind, q);
+  if (!t.expectStatus(r, [200], `${kind} search for ${what}`)) return;
+  const found = t.body<Envelope>(r)?.items ?? [];
+  if (found.length) {
+    const where = found.slice(0, 3).map((i) => String(i.path ?? i.sha ?? i.url)).join(', ');
+    t.fail(`${kind} search for "${q}" (${what}) found ${found.length}: ${where}`);
+  }
+}
+
 const repoOf = (item: Record<string, unknown>) => (item.repository as { full_name?: string } | undefined)?.full_name
   ?? String(item.repository_url ?? '').split('/repos/')[1];
 
@@ -46,6 +57,15 @@ export const searchSuite: Suite = {
     check('search.code-requires-term', 'Code search with only a qualifier is refused', 'search.code-requires-term', async (t) => {
       expect422(t, await search(t, 'code', `repo:${t.resources.public_repo}`), 'q with only repo:');
     }, { tokens: ['classic'], resources: ['public_repo'] }),
+    check('search.code-default-branch', 'Code search finds nothing that exists only off the default branch', 'search.code-default-branch', async (t) => {
+      await expectNothingFound(t, 'code', t.resources.off_default_branch_keyword!, 'a keyword found only on another branch');
+    }, { tokens: ['classic'], resources: ['off_default_branch_keyword'] }),
+    check('search.code-file-size', 'Code search finds nothing that exists only in a file of 384 KB or more', 'search.code-file-size', async (t) => {
+      await expectNothingFound(t, 'code', t.resources.large_file_keyword!, 'a keyword found only in a file of 384 KB or more');
+    }, { tokens: ['classic'], resources: ['large_file_keyword'] }),
+    check('search.commits-default-branch', 'Commit search finds nothing that exists only off the default branch', 'search.commits-default-branch', async (t) => {
+      await expectNothingFound(t, 'commits', t.resources.off_default_branch_keyword!, 'a keyword found only in a commit on another branch');
+    }, { tokens: ['classic'], resources: ['off_default_branch_keyword'] }),
     check('search.labels-repository-id', 'Label search without repository_id is refused', 'search.labels-repository-id', async (t) => {
       t.expectStatus(await search(t, 'labels', keyword(t)), [422], 'GET /search/labels without repository_id');
     }),

@@ -103,6 +103,10 @@ export interface Corpus {
 export const DEFAULT_BRANCH = 'main';
 /** The keyword every acme/widgets issue carries; the reference's profile names it as `search_keyword`. */
 export const COMMON_KEYWORD = 'widget';
+/** Found only in a file of 384 KB or more, so code search must not find it. */
+export const LARGE_FILE_KEYWORD = 'hugefixturemarker';
+/** Found only on a branch other than the default one, in a file and a commit message. */
+export const OFF_BRANCH_KEYWORD = 'fluxcapacitor';
 /** Enough widget issues in acme/widgets that total_count exceeds the reachable results. */
 const WIDGET_ISSUES = LIMITS.search.reachableResults + 150;
 
@@ -154,9 +158,9 @@ const CODE: [string, string, string, string?][] = [
   ['acme/widgets', 'test/widget.test.ts', "import { createWidget } from '../src/widget.js';\n\ntest('a widget has a name', () => createWidget('a'));\n"],
   ['acme/widgets', 'docs/guide.md', 'How to resize, render and theme your components.\n'],
   // Too large to be searchable ("only files smaller than 384 KB").
-  ['acme/widgets', 'assets/huge-fixture.txt', `hugefixturemarker widget\n${'x'.repeat(LIMITS.search.maxCodeFileBytes)}\n`],
+  ['acme/widgets', 'assets/huge-fixture.txt', `${LARGE_FILE_KEYWORD} widget\n${'x'.repeat(LIMITS.search.maxCodeFileBytes)}\n`],
   // Not on the default branch, so not searchable.
-  ['acme/widgets', 'src/flux.ts', "export const flux = 'fluxcapacitor widget';\n", 'feature/flux'],
+  ['acme/widgets', 'src/flux.ts', `export const flux = '${OFF_BRANCH_KEYWORD} widget';\n`, 'feature/flux'],
   ['acme/secret', 'plans.md', 'Secret widget roadmap for next year.\n'],
   ['acme/automation', '.workflow/ci.yml', 'steps:\n  - run: npm test # widget tests\n'],
   ['acme/plain', 'main.c', '/* plain widget in C */\nint main(void) { return 0; }\n'],
@@ -284,7 +288,7 @@ export function buildCorpus(init: AreaInit): Corpus {
   if (widgets) {
     const sha = sha1('acme/widgets:feature/flux');
     commits.push({
-      id: commits.length + 1, repoId: widgets.id, sha, tree: sha1(`tree:${sha}`), parents: [], message: 'Try the fluxcapacitor widget',
+      id: commits.length + 1, repoId: widgets.id, sha, tree: sha1(`tree:${sha}`), parents: [], message: `Try the ${OFF_BRANCH_KEYWORD} widget`,
       author: 'mona', committer: 'mona', authorDate: t0 - DAY, committerDate: t0 - DAY, branch: 'feature/flux', commentCount: 0,
     });
   }
