@@ -24,7 +24,7 @@ export interface Grade {
 const BASE = 'https://conformance.invalid/schemas/';
 const STRICT_BASE = 'https://conformance.invalid/schemas/strict/';
 /** Schemas that describe files, not API resources. */
-const NOT_RESOURCES = new Set(['common', 'profile', 'report']);
+const NOT_RESOURCES = new Set(['common', 'profile', 'report', 'har']);
 
 type Schema = Record<string, unknown>;
 

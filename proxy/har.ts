@@ -1,0 +1,173 @@
+/**
+ * HAR 1.2 export and import of a cassette's interactions, so fixtures open in browser devtools
+ * and interoperate with HAR-based tools (Polly.js and others). Export keeps what the format
+ * cannot say in custom `_`-prefixed fields, so import∘export gives the interactions back.
+ */
+import { STATUS_CODES } from 'node:http';
+import { readPackageJson } from '../src/paths.js';
+import type { Interaction, RecordedRequest, StoredBody } from './interaction.js';
+
+export interface HarPair { name: string; value: string }
+
+export interface HarEntry {
+  startedDateTime: string;
+  time: number;
+  request: {
+    method: string;
+    url: string;
+    httpVersion: string;
+    cookies: HarPair[];
+    headers: HarPair[];
+    queryString: HarPair[];
+    postData?: { mimeType: string; text: string; _encoding?: 'base64' };
+    headersSize: number;
+    bodySize: number;
+  };
+  response: {
+    status: number;
+    statusText: string;
+    httpVersion: string;
+    cookies: HarPair[];
+    headers: HarPair[];
+    content: { size: number; mimeType: string; text?: string; encoding?: 'base64' };
+    redirectURL: string;
+    headersSize: number;
+    bodySize: number;
+  };
+  cache: Record<string, never>;
+  timings: { send: number; wait: number; receive: number };
+  /** The API root the exchange was recorded from (origin and prefix): a URL alone does not say where the prefix ends. */
+  _upstream?: string;
+}
+
+export interface Har {
+  log: { version: '1.2'; creator: { name: string; version: string }; entries: HarEntry[] };
+}
+
+/** The match layer's key function: equal requests share a key. */
+export type KeyOf = (request: RecordedRequest) => string;
+
+const HTTP_VERSION = 'HTTP/1.1';
+
+/** A HAR 1.2 document with one entry per interaction, in the given (recorded) order. */
+export function exportHar(interactions: readonly Interaction[]): Har {
+  const { name, version } = readPackageJson<{ name: string; version: string }>('package.json');
+  return { log: { version: '1.2', creator: { name, version }, entries: interactions.map(toEntry) } };
+}
+
+function toEntry(i: Interaction): HarEntry {
+  const { request, response } = i;
+  const query = Object.entries(request.query).flatMap(([name, values]) => values.map((value) => ({ name, value })));
+  const search = new URLSearchParams(query.map(({ name, value }) => [name, value])).toString();
+  const sent = request.body && encode(request.body);
+  const got = response.body && encode(response.body);
+  const size = got ? byteLength(got) : 0;
+  return {
+    startedDateTime: i.recordedAt,
+    time: i.durationMs,
+    request: {
+      method: request.method,
+      url: `${i.upstream}${request.path}${search ? `?${search}` : ''}`,
+      httpVersion: HTTP_VERSION,
+      cookies: [],
+      headers: pairs(request.headers),
+      queryString: query,
+      ...(sent ? { postData: { mimeType: request.headers['content-type'] ?? 'application/json', text: sent.text, ...(sent.encoding ? { _encoding: sent.encoding } : {}) } } : {}),
+      headersSize: -1,
+      bodySize: sent ? byteLength(sent) : 0,
+    },
+    response: {
+      status: response.status,
+      statusText: STATUS_CODES[response.status] ?? '',
+      httpVersion: HTTP_VERSION,
+      cookies: [],
+      headers: pairs(response.headers),
+      content: { size, mimeType: response.headers['content-type'] ?? 'x-unknown', ...(got ?? {}) },
+      redirectURL: response.headers.location ?? '',
+      headersSize: -1,
+      bodySize: size,
+    },
+    cache: {},
+    // The recorder measures one duration: all of it is waiting for the upstream.
+    timings: { send: 0, wait: i.durationMs, receive: 0 },
+    _upstream: i.upstream,
+  };
+}
+
+/**
+ * Interactions from a HAR 1.2 document, keyed by the match layer's `keyOf`; sequences follow the
+ * entries' order. Entries without `_upstream` (from other tools) take `upstream`, else the URL's origin.
+ */
+export function importHar(har: unknown, keyOf: KeyOf, options: { upstream?: string } = {}): Interaction[] {
+  const entries = (har as Partial<Har> | undefined)?.log?.entries;
+  if ((har as Partial<Har> | undefined)?.log?.version === undefined || !Array.isArray(entries)) throw new Error('not a HAR document (no log.version and log.entries)');
+  const sequences = new Map<string, number>();
+  return entries.map((entry, index) => {
+    try {
+      const request = toRequest(entry, options.upstream);
+      const key = keyOf(request.recorded);
+      const sequence = sequences.get(key) ?? 0;
+      sequences.set(key, sequence + 1);
+      const body = entry.response.content.text ? decode(entry.response.content.text, entry.response.content.encoding) : undefined;
+      return {
+        version: 1, key, sequence, recordedAt: entry.startedDateTime, upstream: request.upstream,
+        request: request.recorded,
+        response: { status: entry.response.status, headers: headerRecord(entry.response.headers), ...(body ? { body } : {}) },
+        durationMs: entry.time,
+      } satisfies Interaction;
+    } catch (err) {
+      throw new Error(`HAR entry ${index}: ${(err as Error).message}`);
+    }
+  });
+}
+
+function toRequest(entry: HarEntry, fallbackUpstream: string | undefined): { upstream: string; recorded: RecordedRequest } {
+  const url = new URL(entry.request.url);
+  const upstream = (entry._upstream ?? fallbackUpstream ?? url.origin).replace(/\/+$/, '');
+  const prefix = new URL(upstream).pathname.replace(/\/+$/, '');
+  const path = prefix && url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) || '/' : url.pathname;
+  const query: Record<string, string[]> = {};
+  const given = entry.request.queryString.length ? entry.request.queryString : [...url.searchParams].map(([name, value]) => ({ name, value }));
+  for (const { name, value } of given) (query[name] ??= []).push(value);
+  const sorted = Object.fromEntries(Object.keys(query).sort().map((name) => [name, query[name]!]));
+  const post = entry.request.postData;
+  const body = post?.text ? decode(post.text, post._encoding) : undefined;
+  return { upstream, recorded: { method: entry.request.method.toUpperCase(), path, query: sorted, headers: headerRecord(entry.request.headers), ...(body ? { body } : {}) } };
+}
+
+function encode(body: StoredBody): { text: string; encoding?: 'base64' } {
+  switch (body.encoding) {
+    case 'json': return { text: JSON.stringify(body.json) };
+    case 'text': return { text: body.text };
+    case 'base64': return { text: body.base64, encoding: 'base64' };
+  }
+}
+
+/** The recorder's rule: JSON when the text parses as JSON, otherwise text; bytes stay base64. */
+function decode(text: string, encoding: string | undefined): StoredBody {
+  if (encoding === 'base64') return { encoding: 'base64', base64: text };
+  try {
+    return { encoding: 'json', json: JSON.parse(text) as unknown };
+  } catch {
+    return { encoding: 'text', text };
+  }
+}
+
+function byteLength(body: { text: string; encoding?: 'base64' }): number {
+  return body.encoding === 'base64' ? Buffer.from(body.text, 'base64').length : Buffer.byteLength(body.text);
+}
+
+function pairs(headers: Record<string, string>): HarPair[] {
+  return Object.entries(headers).map(([name, value]) => ({ name, value }));
+}
+
+/** Lower-case names as the cassette stores them; HTTP/2 pseudo-headers dropped, repeated headers joined. */
+function headerRecord(list: readonly HarPair[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const { name, value } of list) {
+    if (name.startsWith(':')) continue;
+    const lower = name.toLowerCase();
+    out[lower] = out[lower] === undefined ? value : `${out[lower]}, ${value}`;
+  }
+  return out;
+}

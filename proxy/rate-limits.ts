@@ -1,0 +1,118 @@
+/**
+ * Synthesized rate limits for replay. Recorded X-RateLimit-* values would contradict each other
+ * (and the clock) on replay, so the proxy keeps its own counters per session, identity and
+ * category with the reference's quotas (the spec's search limits; core configurable) and derives
+ * every rate-limit header and GET /rate_limit from them.
+ */
+import { matchEndpoint } from '../spec/catalogue.js';
+import type { RateCategory } from '../spec/limits.js';
+import { quotaTable, RateLimiter, type QuotaTable, type RateStatus } from '../reference/rate-limiter.js';
+import { jsonAnswer, type Answer } from './answer.js';
+
+export interface RateRequest {
+  /** Session id (`x-conformance-session`): counters of one session never touch another's. */
+  session: string;
+  /** The caller's stable placeholder from the match layer (e.g. `token#1`); absent when anonymous. */
+  identity?: string;
+  method: string;
+  /** Path below the prefix, without the query. */
+  path: string;
+}
+
+export interface RateLimitOptions {
+  /** Authenticated core requests per hour; the spec does not show the value, so the default is the reference's. */
+  coreLimit?: number;
+  /** Epoch milliseconds (tests move time). */
+  now?: () => number;
+}
+
+export interface RateLimitStatus {
+  resources: Record<RateCategory, RateStatus>;
+  /** Deprecated, "equals `core`". */
+  rate: RateStatus;
+}
+
+/** The request's category; null when it is not counted ("/rate_limit does not consume it"). Unknown paths count as core. */
+export function rateCategory(method: string, path: string): RateCategory | null {
+  const match = matchEndpoint(method.toUpperCase(), path);
+  return match ? match.endpoint.category : 'core';
+}
+
+/** Whether the request is GET /rate_limit, which the proxy answers from its counters. */
+export function isRateLimitStatus(method: string, path: string): boolean {
+  return matchEndpoint(method.toUpperCase(), path)?.endpoint.id === 'rate-limit.get';
+}
+
+export class RateLimits {
+  private readonly quotas: QuotaTable;
+  private readonly limiter: RateLimiter;
+  private readonly now: () => number;
+
+  constructor(options: RateLimitOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.quotas = quotaTable(options.coreLimit === undefined ? {} : { core: { authenticated: { limit: options.coreLimit } } });
+    this.limiter = new RateLimiter(this.quotas, this.now);
+  }
+
+  /** The refusal for a request whose window is spent, or undefined while requests remain. */
+  refuse(req: RateRequest): Answer | undefined {
+    const category = rateCategory(req.method, req.path);
+    if (!category) return undefined;
+    const s = this.status(req, category);
+    if (s.used < s.limit) return undefined;
+    const { windowMs } = this.quotas[category][req.identity ? 'authenticated' : 'anonymous'];
+    const resetAt = new Date(s.reset * 1000).toISOString().replace('.000Z', 'Z');
+    const retryAfter = Math.max(s.reset - Math.floor(this.now() / 1000), 0);
+    const message = `API rate limit exceeded for ${req.identity ?? 'anonymous requests'}: ${s.limit} ${category} requests per `
+      + `${describeWindow(windowMs)}. The limit resets at ${resetAt} (X-RateLimit-Reset ${s.reset}).`;
+    return jsonAnswer(403, { message }, { ...rateHeaders(s, category), 'retry-after': String(retryAfter) });
+  }
+
+  /**
+   * Counts a served answer and returns it with the synthesized headers in place of any recorded
+   * ones. "304 answers to conditional requests do not consume the rate limit; /rate_limit does not consume it."
+   */
+  settle(req: RateRequest, answer: Answer): Answer {
+    const category = rateCategory(req.method, req.path);
+    if (category && answer.status !== 304) this.limiter.consume(this.key(req), category, !!req.identity);
+    const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !name.startsWith('x-ratelimit-')));
+    const shown = category ?? 'core';
+    return { ...answer, headers: { ...headers, ...rateHeaders(this.status(req, shown), shown) } };
+  }
+
+  /** The GET /rate_limit body from this caller's counters, without counting. */
+  snapshot(req: Omit<RateRequest, 'method' | 'path'>): RateLimitStatus {
+    const resources = this.limiter.all(this.key(req), !!req.identity);
+    return { resources, rate: resources.core };
+  }
+
+  /** The answer to GET /rate_limit, with the core headers as the other uncounted answers carry. */
+  statusAnswer(req: RateRequest): Answer {
+    const body = this.snapshot(req);
+    return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', ...rateHeaders(body.rate, 'core') }, body: Buffer.from(JSON.stringify(body)) };
+  }
+
+  private status(req: Omit<RateRequest, 'method' | 'path'>, category: RateCategory): RateStatus {
+    return this.limiter.status(this.key(req), category, !!req.identity);
+  }
+
+  private key(req: Omit<RateRequest, 'method' | 'path'>): string {
+    return `${req.session}\u0000${req.identity ?? 'anonymous'}`;
+  }
+}
+
+function rateHeaders(s: RateStatus, category: RateCategory): Record<string, string> {
+  return {
+    'x-ratelimit-limit': String(s.limit),
+    'x-ratelimit-remaining': String(s.remaining),
+    'x-ratelimit-used': String(s.used),
+    'x-ratelimit-reset': String(s.reset),
+    'x-ratelimit-resource': category,
+  };
+}
+
+function describeWindow(ms: number): string {
+  if (ms % 3_600_000 === 0) return ms === 3_600_000 ? 'hour' : `${ms / 3_600_000} hours`;
+  if (ms % 60_000 === 0) return ms === 60_000 ? 'minute' : `${ms / 60_000} minutes`;
+  return `${ms / 1000} seconds`;
+}
