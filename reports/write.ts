@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../src/fs-atomic.js';
 import type { RunResult } from '../src/model.js';
 import { comparisonLines, type Comparison } from './gate.js';
+import { htmlReport } from './html.js';
 import { junitReport } from './junit.js';
 import { markdownReport } from './markdown.js';
 
@@ -13,6 +14,7 @@ export function writeReports(result: RunResult, dir: string, comparison?: Compar
     ['report.json', `${JSON.stringify(comparison ? { ...result, comparison } : result, null, 2)}\n`],
     ['summary.md', `${markdownReport(result)}${comparison ? comparisonLines(comparison).map((l) => `\n- ${l}`).join('') : ''}\n`],
     ['junit.xml', junitReport(result)],
+    ['report.html', htmlReport(result, comparison)],
   ];
   for (const [name, text] of files) writeFileAtomic(join(dir, name), text);
   return files.map(([name]) => join(dir, name));
