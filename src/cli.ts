@@ -1,6 +1,7 @@
 /** `conformance` command line. Every failure a user can cause is one line on stderr and a documented exit code. */
 import yargs from 'yargs';
 import { FAULTS } from '../reference/faults.js';
+import { proxyCommand, proxyOptions } from './commands/proxy.js';
 import { referenceCommand, referenceOptions } from './commands/reference.js';
 import { runCommand, runOptions } from './commands/run.js';
 import { validateCommand, validateOptions } from './commands/validate.js';
@@ -18,6 +19,7 @@ export async function main(argv: string[]): Promise<void> {
       .usage('$0 [options]                 run the suites (against the built-in reference when no --base-url)\n$0 <command> [options]')
       .command('$0', 'Run the conformance suites and write reports', runOptions, runCommand)
       .command('reference', 'Serve the reference implementation of both spec documents', referenceOptions, referenceCommand)
+      .command('proxy', 'Record an API to fixtures, or replay them offline (record/replay proxy)', proxyOptions, proxyCommand)
       .command('validate <resource> <file>', 'Grade a saved JSON document against a resource schema', validateOptions, validateCommand)
       .command('faults', 'List the named faults the reference can be started with', (y) => y.option('json', { type: 'boolean', default: false }), (args) => {
         if (args.json) {

@@ -1,0 +1,211 @@
+/**
+ * A cassette is a folder: one pretty-printed JSON file per interaction, `index.json` (match key →
+ * file names in sequence order) and `cassette.json` (the identity salt and placeholders, and the
+ * redaction rules it was recorded with). Every write is a whole file renamed into place, the
+ * interaction before the index, so a kill at any moment leaves whole, parseable files; a file the
+ * index does not know (added by hand, or written just before a kill) makes the index stale and it
+ * is rebuilt from the files.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../src/fs-atomic.js';
+import type { Interaction, RecordedRequest, StoredBody } from './interaction.js';
+import { freshIdentityTable, type IdentityTable } from './redact.js';
+
+export const INDEX_FILE = 'index.json';
+export const META_FILE = 'cassette.json';
+
+/** A cassette that cannot be used as it is; the message is one line and names the file. */
+export class CassetteError extends Error {}
+
+export interface CassetteMeta extends IdentityTable {
+  version: 1;
+  /** Extra redaction rules used while recording; replay applies them too, so keys agree. */
+  redactHeaders: string[];
+  redactFields: string[];
+}
+
+export interface Entry {
+  file: string;
+  interaction: Interaction;
+}
+
+export interface OpenOptions {
+  /** Recomputes an interaction's key from its request (the stored key may predate a hand edit). */
+  keyOf: (request: RecordedRequest) => string;
+  /** Groups requests for the near-miss report (method and route), so a miss never scans every fixture. */
+  routeOf: (request: RecordedRequest) => string;
+  /** Create the folder if missing and persist the index, meta and new interactions. */
+  writable: boolean;
+}
+
+export class Cassette {
+  private readonly byKey = new Map<string, Entry[]>();
+  /** Route → the first interaction of each key recorded on it. */
+  private readonly byRoute = new Map<string, Entry[]>();
+
+  private constructor(readonly dir: string, readonly meta: CassetteMeta, private readonly options: OpenOptions) {}
+
+  static open(dir: string, options: OpenOptions): Cassette {
+    if (!existsSync(dir)) {
+      if (!options.writable) throw new CassetteError(`fixtures folder ${dir} does not exist`);
+      mkdirSync(dir, { recursive: true });
+    } else if (!statSync(dir).isDirectory()) throw new CassetteError(`fixtures path ${dir} is not a folder`);
+    const metaPath = join(dir, META_FILE);
+    const meta = existsSync(metaPath) ? parseMeta(readJson(metaPath, META_FILE), META_FILE) : { version: 1 as const, ...freshIdentityTable(), redactHeaders: [], redactFields: [] };
+    const cassette = new Cassette(dir, meta, options);
+    if (options.writable) {
+      // Temporary files of a killed writer are never whole interactions.
+      for (const f of readdirSync(dir)) if (f.startsWith('.') && f.endsWith('.tmp')) rmSync(join(dir, f), { force: true });
+      if (!existsSync(metaPath)) cassette.saveMeta();
+    }
+    cassette.load();
+    return cassette;
+  }
+
+  /** Interactions recorded for a key, in sequence order. */
+  get(key: string): readonly Entry[] {
+    return this.byKey.get(key) ?? [];
+  }
+
+  /** The first interaction of every key on a route (see `routeOf`). */
+  near(route: string): readonly Entry[] {
+    return this.byRoute.get(route) ?? [];
+  }
+
+  entries(): Entry[] {
+    return [...this.byKey.values()].flat();
+  }
+
+  get size(): number {
+    let n = 0;
+    for (const list of this.byKey.values()) n += list.length;
+    return n;
+  }
+
+  saveMeta(): void {
+    if (this.options.writable) writeFileAtomic(join(this.dir, META_FILE), `${JSON.stringify(this.meta, null, 2)}\n`);
+  }
+
+  /**
+   * Stores an interaction as the next in its key's sequence; `restart` makes it the first and drops
+   * the key's older recordings (a new recording replaces an old one rather than extending it).
+   */
+  add(draft: Omit<Interaction, 'sequence'>, restart = false): Entry {
+    const previous = this.get(draft.key);
+    const sequence = restart ? 0 : previous.length;
+    // Spelled out so the file reads version, key, sequence first.
+    const interaction: Interaction = { version: draft.version, key: draft.key, sequence, ...draft };
+    const entry = { file: fileName(interaction), interaction };
+    writeFileAtomic(join(this.dir, entry.file), `${JSON.stringify(interaction, null, 2)}\n`);
+    this.put(entry, restart);
+    this.saveIndex();
+    if (restart) for (const old of previous) if (old.file !== entry.file) rmSync(join(this.dir, old.file), { force: true });
+    return entry;
+  }
+
+  private saveIndex(): void {
+    writeFileAtomic(join(this.dir, INDEX_FILE), `${JSON.stringify({ version: 1, interactions: this.index() }, null, 2)}\n`);
+  }
+
+  /** Loads every fixture (validated, keys recomputed) and rewrites the index when it does not describe them. */
+  private load(): void {
+    const files = readdirSync(this.dir).filter((f) => f.endsWith('.json') && !f.startsWith('.') && f !== INDEX_FILE && f !== META_FILE);
+    const loaded = files.map((file): Entry => {
+      const interaction = parseInteraction(readJson(join(this.dir, file), file), file);
+      return { file, interaction: { ...interaction, key: this.options.keyOf(interaction.request) } };
+    });
+    // Sequence order, then file name for duplicates added by hand.
+    loaded.sort((a, b) => a.interaction.sequence - b.interaction.sequence || a.file.localeCompare(b.file));
+    for (const e of loaded) this.put(e, false);
+    if (this.options.writable && JSON.stringify(readIndex(join(this.dir, INDEX_FILE))) !== JSON.stringify(this.index())) this.saveIndex();
+  }
+
+  private put(entry: Entry, restart: boolean): void {
+    const { key } = entry.interaction;
+    const previous = this.get(key);
+    this.byKey.set(key, restart ? [entry] : [...previous, entry]);
+    const route = this.options.routeOf(entry.interaction.request);
+    const siblings = (this.byRoute.get(route) ?? []).filter((e) => e.interaction.key !== key);
+    this.byRoute.set(route, [...siblings, restart || !previous.length ? entry : previous[0]!]);
+  }
+
+  private index(): Record<string, string[]> {
+    return Object.fromEntries([...this.byKey].sort(([a], [b]) => a.localeCompare(b)).map(([key, list]) => [key, list.map((e) => e.file)]));
+  }
+}
+
+/** `<method>-<path-slug>-<key8>-<seq>.json`: readable in a listing, stable across re-recordings. */
+function fileName(i: Interaction): string {
+  const slug = i.request.path.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'root';
+  return `${i.request.method.toLowerCase()}-${slug}-${i.key.slice(0, 8)}-${String(i.sequence).padStart(3, '0')}.json`;
+}
+
+function readJson(path: string, name: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as unknown;
+  } catch (err) {
+    throw new CassetteError(`fixture ${name} in ${path.slice(0, -name.length - 1)} is not valid JSON: ${(err as Error).message.split('\n')[0]}`);
+  }
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The stored index, or undefined when missing or malformed (it is only a derived file). */
+function readIndex(path: string): unknown {
+  try {
+    return (JSON.parse(readFileSync(path, 'utf8')) as { interactions?: unknown }).interactions;
+  } catch {
+    return undefined;
+  }
+}
+
+function parseMeta(raw: unknown, file: string): CassetteMeta {
+  const strings = (v: unknown) => Array.isArray(v) && v.every((s) => typeof s === 'string');
+  if (!isObj(raw) || raw.version !== 1 || typeof raw.salt !== 'string' || !isObj(raw.placeholders)
+    || !Object.values(raw.placeholders).every((p) => typeof p === 'string') || !strings(raw.redactHeaders) || !strings(raw.redactFields)) {
+    throw new CassetteError(`${file}: expected {version: 1, salt, placeholders, redactHeaders, redactFields}`);
+  }
+  return raw as unknown as CassetteMeta;
+}
+
+/** Checks a fixture's shape, naming the first wrong field. */
+export function parseInteraction(raw: unknown, file: string): Interaction {
+  const fail = (what: string): never => {
+    throw new CassetteError(`fixture ${file}: ${what}`);
+  };
+  if (!isObj(raw)) return fail('not a JSON object');
+  if (raw.version !== 1) fail(`unsupported version ${JSON.stringify(raw.version)} (expected 1)`);
+  for (const f of ['key', 'recordedAt', 'upstream'] as const) if (typeof raw[f] !== 'string') fail(`"${f}" must be a string`);
+  if (!Number.isInteger(raw.sequence) || (raw.sequence as number) < 0) fail('"sequence" must be a non-negative integer');
+  if (typeof raw.durationMs !== 'number') fail('"durationMs" must be a number');
+  const req = raw.request;
+  if (!isObj(req)) return fail('"request" must be an object');
+  if (typeof req.method !== 'string' || !req.method) fail('"request.method" must be a string');
+  if (typeof req.path !== 'string' || !req.path.startsWith('/')) fail('"request.path" must be a path starting with /');
+  if (!isObj(req.query) || !Object.values(req.query).every((v) => Array.isArray(v) && v.every((s) => typeof s === 'string'))) {
+    fail('"request.query" must map names to arrays of strings');
+  }
+  checkHeaders(req.headers, 'request.headers', fail);
+  checkBody(req.body, 'request.body', fail);
+  const res = raw.response;
+  if (!isObj(res)) return fail('"response" must be an object');
+  if (!Number.isInteger(res.status) || (res.status as number) < 100 || (res.status as number) > 599) fail('"response.status" must be an HTTP status');
+  checkHeaders(res.headers, 'response.headers', fail);
+  checkBody(res.body, 'response.body', fail);
+  return raw as unknown as Interaction;
+}
+
+function checkHeaders(v: unknown, at: string, fail: (what: string) => never): void {
+  if (!isObj(v) || !Object.entries(v).every(([k, s]) => typeof s === 'string' && k === k.toLowerCase())) fail(`"${at}" must map lower-case names to strings`);
+}
+
+function checkBody(v: unknown, at: string, fail: (what: string) => never): void {
+  if (v === undefined) return;
+  const b = v as Partial<StoredBody> & Obj;
+  const ok = isObj(v) && ((b.encoding === 'json' && 'json' in b) || (b.encoding === 'text' && typeof b.text === 'string')
+    || (b.encoding === 'base64' && typeof b.base64 === 'string'));
+  if (!ok) fail(`"${at}" must be {encoding: "json", json} | {encoding: "text", text} | {encoding: "base64", base64}`);
+}
+

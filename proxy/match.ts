@@ -1,0 +1,127 @@
+/**
+ * The match key: a hash of what changes the answer (method, path below the prefix, the query
+ * without order, accept media type, API version, the caller's placeholder, and the body of a
+ * write), computed from the redacted request so fixtures and live requests key alike.
+ */
+import { createHash } from 'node:crypto';
+import { vendorNames } from '../spec/vendor.js';
+import type { RecordedRequest, StoredBody } from './interaction.js';
+
+export interface MatchConfig {
+  /** Lower-case names that carry the API version: the configured vendor's, the spec's and the real platform's. */
+  versionHeaders: readonly string[];
+  /** Vendor words folded together in media types (`vnd.github+json` matches `vnd.service+json`). */
+  vendorWords: readonly string[];
+}
+
+export function matchConfig(vendor = 'service'): MatchConfig {
+  const words = [...new Set([vendor, 'service', 'github'])];
+  return { versionHeaders: words.map((w) => vendorNames(w).apiVersionHeader.toLowerCase()), vendorWords: words };
+}
+
+/** The parts of a request that decide its answer, normalized. */
+export interface MatchView {
+  method: string;
+  path: string;
+  query: Record<string, string[]>;
+  accept: string;
+  version: string;
+  identity: string | null;
+  /** Canonical body of a write; undefined for reads and empty bodies. */
+  body?: unknown;
+}
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function matchView(req: RecordedRequest, config: MatchConfig): MatchView {
+  const method = req.method.toUpperCase();
+  const query: Record<string, string[]> = {};
+  for (const name of Object.keys(req.query).sort()) query[name] = req.query[name] ?? [];
+  const version = config.versionHeaders.map((h) => req.headers[h]).find((v) => v !== undefined) ?? '';
+  const body = READS.has(method) ? undefined : canonicalBody(req.body);
+  return {
+    method,
+    path: req.path.length > 1 ? req.path.replace(/\/+$/, '') : req.path,
+    query,
+    accept: normalizeAccept(req.headers.accept ?? '', config.vendorWords),
+    version: version.trim(),
+    identity: identityOf(req),
+    ...(body !== undefined ? { body } : {}),
+  };
+}
+
+export function matchKey(view: MatchView): string {
+  const parts = [view.method, view.path, Object.entries(view.query), view.accept, view.version, view.identity, view.body ?? null];
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 16);
+}
+
+/** The placeholder in a redacted Authorization header (`Bearer token#1` → `token#1`). */
+export function identityOf(req: RecordedRequest): string | null {
+  const auth = req.headers.authorization;
+  return auth ? auth.trim().split(/\s+/).pop() ?? null : null;
+}
+
+function normalizeAccept(accept: string, vendorWords: readonly string[]): string {
+  const vendor = new RegExp(`vnd\\.(?:${vendorWords.join('|')})(?=[.+])`, 'g');
+  return accept.split(',')
+    .map((t) => (t.split(';')[0] ?? '').trim().toLowerCase().replace(vendor, 'vnd.*'))
+    .filter((t) => t && t !== '*/*')
+    .sort()
+    .join(',');
+}
+
+function canonicalBody(body: StoredBody | undefined): unknown {
+  if (!body) return undefined;
+  if (body.encoding === 'json') return sortDeep(body.json);
+  return body.encoding === 'text' ? body.text : `base64:${body.base64}`;
+}
+
+function sortDeep(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortDeep);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortDeep((value as Record<string, unknown>)[k])]));
+  }
+  return value;
+}
+
+/** One way a fixture differs from the request sent; an absent side is left out. */
+export interface Difference {
+  field: string;
+  recorded?: unknown;
+  sent?: unknown;
+}
+
+const MAX_BODY_DIFFERENCES = 5;
+
+/** What differs between a recorded request and the one sent, field by field (for the near-miss report). */
+export function differences(recorded: MatchView, sent: MatchView): Difference[] {
+  const out: Difference[] = [];
+  const add = (field: string, r: unknown, s: unknown) => {
+    if (JSON.stringify(r) !== JSON.stringify(s)) out.push({ field, ...(r !== undefined ? { recorded: r } : {}), ...(s !== undefined ? { sent: s } : {}) });
+  };
+  add('method', recorded.method, sent.method);
+  add('path', recorded.path, sent.path);
+  for (const name of [...new Set([...Object.keys(recorded.query), ...Object.keys(sent.query)])].sort()) {
+    const single = (v: string[] | undefined) => (v && v.length === 1 ? v[0] : v);
+    add(`query ${name}`, single(recorded.query[name]), single(sent.query[name]));
+  }
+  add('header accept', recorded.accept || undefined, sent.accept || undefined);
+  add('header api-version', recorded.version || undefined, sent.version || undefined);
+  add('identity', recorded.identity ?? 'anonymous', sent.identity ?? 'anonymous');
+  const bodyDiffs: Difference[] = [];
+  diffJson('body', recorded.body, sent.body, bodyDiffs);
+  out.push(...bodyDiffs.slice(0, MAX_BODY_DIFFERENCES));
+  return out;
+}
+
+/** Field-level differences of two JSON values, named by JSON pointer under `at`. */
+function diffJson(at: string, r: unknown, s: unknown, out: Difference[]): void {
+  const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (isObject(r) && isObject(s)) {
+    for (const k of [...new Set([...Object.keys(r), ...Object.keys(s)])].sort()) diffJson(`${at}/${k}`, r[k], s[k], out);
+  } else if (Array.isArray(r) && Array.isArray(s) && r.length === s.length) {
+    r.forEach((v, i) => diffJson(`${at}/${i}`, v, s[i], out));
+  } else if (JSON.stringify(r) !== JSON.stringify(s)) {
+    out.push({ field: at, ...(r !== undefined ? { recorded: r } : {}), ...(s !== undefined ? { sent: s } : {}) });
+  }
+}

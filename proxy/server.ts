@@ -1,0 +1,291 @@
+/**
+ * The record/replay proxy. Every request is redacted first, then keyed, then answered through the
+ * stages (see stage.ts) around the mode's own answer: a fixture (replay), the upstream (record,
+ * passthrough) or either (record-missing). Replay never opens a connection: a miss is answered
+ * with a 404 naming the nearest fixtures.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { matchEndpoint } from '../spec/catalogue.js';
+import { jsonAnswer, type Answer } from './answer.js';
+import { bodyBytes, mapStrings, storeBody } from './body.js';
+import { Cassette, type Entry } from './cassette.js';
+import type { RecordedRequest } from './interaction.js';
+import { differences, matchConfig, matchKey, matchView, type MatchView } from './match.js';
+import { ExchangeRedactor, freshIdentityTable, Identities, type Scrubber } from './redact.js';
+import { compose, type Exchange, type ProxyMode, type Source, type Stage } from './stage.js';
+import { endToEnd, Upstream, UpstreamError } from './upstream.js';
+
+/** Request header naming the session whose sequence positions (and synthesized counters) a request uses. */
+export const SESSION_HEADER = 'x-conformance-session';
+/** Response header saying how the proxy answered: replayed, recorded, forwarded, unmatched, upstream-error, outside-prefix, error. */
+export const PROXY_HEADER = 'x-conformance-proxy';
+/** Response header naming the fixture file a replayed answer came from. */
+export const FIXTURE_HEADER = 'x-conformance-fixture';
+
+export interface ProxyOptions {
+  mode: ProxyMode;
+  /** Upstream API root including any prefix, e.g. https://host/api/v3 (not used in replay). */
+  target?: string;
+  /** Cassette folder (not used in passthrough). */
+  fixtures?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  host?: string;
+  /** The proxy's own path prefix; requests are matched below it. */
+  prefix?: string;
+  vendor?: string;
+  redactHeaders?: readonly string[];
+  redactFields?: readonly string[];
+  /** Synthesis around the mode's answer, outermost first. */
+  stages?: readonly Stage[];
+  upstreamTimeoutMs?: number;
+}
+
+export interface RunningProxy {
+  /** API root as clients use it, including the prefix. */
+  url: string;
+  origin: string;
+  port: number;
+  mode: ProxyMode;
+  cassette?: Cassette;
+  /** How many answers came from each source, and how many interactions were written. */
+  stats: Record<Source, number> & { recorded: number };
+  /** Stops accepting, lets requests in flight finish (and their fixtures be written), then closes. */
+  close(): Promise<void>;
+}
+
+const MAX_BODY = 25 * 1024 * 1024;
+const NEAREST = 3;
+/** Response headers not stored: recomputed (length, encoding) or churning on every recording (date). */
+const UNSTORED = ['content-length', 'date'];
+
+export async function createProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const { mode } = options;
+  if (mode !== 'replay' && !options.target) throw new Error(`${mode} mode needs a target URL (--target)`);
+  if (mode !== 'passthrough' && !options.fixtures) throw new Error(`${mode} mode needs a fixtures folder (--fixtures)`);
+  const prefix = normalizePrefix(options.prefix ?? '');
+  const config = matchConfig(options.vendor);
+  const keyOf = (r: RecordedRequest) => matchKey(matchView(r, config));
+  const routeOf = (r: RecordedRequest) => routeKey(matchView(r, config));
+  const writable = mode === 'record' || mode === 'record-missing';
+  const cassette = options.fixtures ? Cassette.open(options.fixtures, { keyOf, routeOf, writable }) : undefined;
+
+  // Rules a cassette was recorded with keep applying, so its fixtures and live requests are masked alike.
+  const meta = cassette?.meta;
+  const rules = {
+    headers: union(meta?.redactHeaders, options.redactHeaders?.map((h) => h.toLowerCase())),
+    fields: union(meta?.redactFields, options.redactFields),
+  };
+  if (meta && writable && (rules.headers.length !== meta.redactHeaders.length || rules.fields.length !== meta.redactFields.length)) {
+    Object.assign(meta, { redactHeaders: rules.headers, redactFields: rules.fields });
+    cassette.saveMeta();
+  }
+  const identities = new Identities(meta ?? freshIdentityTable(), () => cassette?.saveMeta());
+  const redactor = new ExchangeRedactor(identities, rules);
+  const upstream = options.target ? new Upstream(options.target, options.upstreamTimeoutMs ?? 30_000) : undefined;
+  const upstreamBase = options.target?.replace(/\/+$/, '') ?? '';
+  const stats = { fixture: 0, upstream: 0, unmatched: 0, 'upstream-error': 0, recorded: 0 };
+  /** Per session, per key: how many times the key has been replayed. */
+  const positions = new Map<string, Map<string, number>>();
+  /** Keys recorded by this run: record-missing keeps recording them, record restarts them once. */
+  const recordedNow = new Set<string>();
+  const stages = options.stages ?? [];
+  let selfHost = '';
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    if (!raw) return send(res, jsonAnswer(413, { message: `Request body larger than ${MAX_BODY} bytes` }, { [PROXY_HEADER]: 'error' }), false);
+    const url = new URL(req.url ?? '/', 'http://proxy.invalid');
+    const method = (req.method ?? 'GET').toUpperCase();
+    const head = method === 'HEAD';
+    const below = stripPrefix(url.pathname, prefix);
+    if (below === undefined) {
+      return send(res, jsonAnswer(404, { message: `Not Found: ${url.pathname} is outside the proxy's prefix ${prefix}` }, { [PROXY_HEADER]: 'outside-prefix' }), head);
+    }
+    const headers = endToEnd(req.headers);
+    const session = headers[SESSION_HEADER] || 'default';
+    for (const h of [SESSION_HEADER, 'host', 'content-length']) delete headers[h];
+    const redacted = redactor.request({ method, path: below, query: url.searchParams, headers, body: raw });
+    const view = matchView(redacted.request, config);
+    const key = matchKey(view);
+    const endpoint = matchEndpoint(method, view.path)?.endpoint;
+    const x: Exchange = {
+      mode, session, request: redacted.request, identity: redacted.identity,
+      ...(endpoint ? { endpoint } : {}),
+      // Unknown paths count against core, as on the platform; catalogued ones carry their category (null: not counted).
+      category: endpoint ? endpoint.category : 'core',
+      conditional: {
+        ...(headers['if-none-match'] ? { ifNoneMatch: headers['if-none-match'] } : {}),
+        ...(headers['if-modified-since'] ? { ifModifiedSince: headers['if-modified-since'] } : {}),
+      },
+    };
+    const self = `http://${req.headers.host ?? selfHost}${prefix}`;
+
+    const replay = (): Answer => {
+      const list = cassette?.get(key) ?? [];
+      if (!list.length) {
+        x.source = 'unmatched';
+        return unmatched(view);
+      }
+      const mine = positions.get(session) ?? new Map<string, number>();
+      positions.set(session, mine);
+      const at = mine.get(key) ?? 0;
+      mine.set(key, at + 1);
+      // Past the end the last answer sticks (a polled import stays complete).
+      const index = Math.min(at, list.length - 1);
+      let entry = list[index]!;
+      // A recorded 304 confirmed the full answer before it: serve that one; a conditional stage decides on 304.
+      if (entry.interaction.response.status === 304) entry = list.slice(0, index).reverse().find((e) => e.interaction.response.status !== 304) ?? entry;
+      x.source = 'fixture';
+      x.recordedDurationMs = entry.interaction.durationMs;
+      return fromFixture(entry, self);
+    };
+
+    const forward = async (record: boolean): Promise<Answer> => {
+      let up;
+      try {
+        up = await upstream!.forward(method, below + url.search, headers, raw);
+      } catch (err) {
+        if (!(err instanceof UpstreamError)) throw err;
+        x.source = 'upstream-error';
+        return jsonAnswer(502, { message: err.message, cause: err.code }, { [PROXY_HEADER]: 'upstream-error' });
+      }
+      x.source = 'upstream';
+      if (record) {
+        save(redacted.request, key, up, redacted.scrub);
+        recordedNow.add(key);
+      }
+      const rewrite = rewriter(upstreamBase, self);
+      const out = Object.fromEntries(Object.entries(up.headers).map(([k, v]) => [k, rewrite(v)]));
+      const body = bodyBytes(mapStrings(storeBody(up.body, up.headers['content-type']), rewrite));
+      return { status: up.status, headers: { ...out, [PROXY_HEADER]: record ? 'recorded' : 'forwarded' }, ...(body.length ? { body } : {}) };
+    };
+
+    const inner = async (): Promise<Answer> => {
+      const known = (cassette?.get(key).length ?? 0) > 0 && !recordedNow.has(key);
+      if (mode === 'replay' || (mode === 'record-missing' && known)) return replay();
+      return forward(mode !== 'passthrough');
+    };
+
+    const answer = await compose(stages, inner)(x);
+    if (x.source) stats[x.source]++;
+    send(res, answer, head);
+  }
+
+  function save(request: RecordedRequest, key: string, up: Awaited<ReturnType<Upstream['forward']>>, scrub: Scrubber): void {
+    const stored = Object.fromEntries(Object.entries(up.headers).filter(([k]) => !UNSTORED.includes(k)));
+    const response = redactor.response(up.status, stored, storeBody(up.body, up.headers['content-type']), scrub);
+    cassette!.add({
+      version: 1, key, recordedAt: new Date().toISOString(), upstream: upstreamBase, request, response, durationMs: up.durationMs,
+    }, mode === 'record' && !recordedNow.has(key));
+    stats.recorded++;
+  }
+
+  function fromFixture(entry: Entry, self: string): Answer {
+    const { response, upstream: recordedFrom } = entry.interaction;
+    const rewrite = rewriter(recordedFrom, self);
+    const headers = Object.fromEntries(Object.entries(response.headers).filter(([k]) => !UNSTORED.includes(k)).map(([k, v]) => [k, rewrite(v)]));
+    const body = bodyBytes(mapStrings(response.body, rewrite));
+    return {
+      status: response.status,
+      headers: { ...headers, [PROXY_HEADER]: 'replayed', [FIXTURE_HEADER]: entry.file },
+      ...(body.length ? { body } : {}),
+    };
+  }
+
+  function unmatched(view: MatchView): Answer {
+    const nearest = (cassette?.near(routeKey(view)) ?? [])
+      .map((e) => ({ file: e.file, differences: differences(matchView(e.interaction.request, config), view) }))
+      .sort((a, b) => a.differences.length - b.differences.length)
+      .slice(0, NEAREST);
+    const query = new URLSearchParams(Object.entries(view.query).flatMap(([k, vs]) => vs.map((v) => [k, v]))).toString();
+    return jsonAnswer(404, {
+      message: `No recorded interaction matches ${view.method} ${view.path}${query ? `?${query}` : ''}; ${mode} mode does not forward it`,
+      request: { method: view.method, path: view.path, query: view.query },
+      nearest,
+    }, { [PROXY_HEADER]: 'unmatched' });
+  }
+
+  const inFlight = new Set<Promise<void>>();
+  const server: Server = createServer((req, res) => {
+    const done = handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) send(res, jsonAnswer(500, { message: `proxy error: ${(err as Error).message}` }, { [PROXY_HEADER]: 'error' }), false);
+      else res.destroy();
+    }).finally(() => inFlight.delete(done));
+    inFlight.add(done);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  selfHost = `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  const origin = `http://${selfHost}`;
+  return {
+    url: `${origin}${prefix}`, origin, port: address.port, mode, stats,
+    ...(cassette ? { cassette } : {}),
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await Promise.allSettled([...inFlight]);
+      server.closeAllConnections();
+      await closed;
+      upstream?.close();
+    },
+  };
+}
+
+/** Method and route template (or the path, off the catalogue): near misses are looked for among these. */
+function routeKey(view: MatchView): string {
+  return `${view.method} ${matchEndpoint(view.method, view.path)?.endpoint.path ?? view.path}`;
+}
+
+/** Replaces the recorded upstream root with the proxy's own wherever it starts a URL (not a longer port or path segment). */
+function rewriter(from: string, to: string): (s: string) => string {
+  if (!from || from === to) return (s) => s;
+  const pattern = new RegExp(`${from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.~%:-])`, 'g');
+  return (s) => (s.includes(from) ? s.replace(pattern, to) : s);
+}
+
+function send(res: ServerResponse, answer: Answer, head: boolean): void {
+  const headers: Record<string, string> = { ...answer.headers };
+  delete headers['content-length'];
+  delete headers['transfer-encoding'];
+  const bodyless = answer.status === 204 || answer.status === 304 || answer.status < 200;
+  const body = bodyless ? Buffer.alloc(0) : answer.body ?? Buffer.alloc(0);
+  if (!bodyless) headers['content-length'] = String(body.length);
+  res.writeHead(answer.status, headers);
+  res.end(head ? undefined : body);
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_BODY) chunks.push(c);
+    });
+    req.on('end', () => resolve(size > MAX_BODY ? undefined : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function normalizePrefix(prefix: string): string {
+  const trimmed = prefix.replace(/^\/+|\/+$/g, '');
+  return trimmed ? `/${trimmed}` : '';
+}
+
+function stripPrefix(path: string, prefix: string): string | undefined {
+  if (!prefix) return path;
+  if (path === prefix) return '/';
+  return path.startsWith(`${prefix}/`) ? path.slice(prefix.length) : undefined;
+}
+
+function union(a: readonly string[] | undefined, b: readonly string[] | undefined): string[] {
+  return [...new Set([...(a ?? []), ...(b ?? [])])].sort();
+}

@@ -1,0 +1,57 @@
+/** `conformance proxy`: record an API to fixtures, or replay them offline. */
+import type { Argv } from 'yargs';
+import { CassetteError } from '../../proxy/cassette.js';
+import { createProxy, type RunningProxy } from '../../proxy/server.js';
+import type { ProxyMode } from '../../proxy/stage.js';
+import { EXIT, UserError } from '../exit-codes.js';
+
+const MODES = ['record', 'replay', 'record-missing', 'passthrough'] as const satisfies readonly ProxyMode[];
+
+export function proxyOptions(y: Argv) {
+  return y
+    .option('record', { type: 'boolean', default: false, describe: 'Forward everything to --target and write every exchange to --fixtures' })
+    .option('replay', { type: 'boolean', default: false, describe: 'Answer from --fixtures only, never touching the network (the default)' })
+    .option('record-missing', { type: 'boolean', default: false, describe: 'Replay what --fixtures has, forward and record the rest' })
+    .option('passthrough', { type: 'boolean', default: false, describe: 'Forward everything, record nothing' })
+    .option('target', { type: 'string', describe: 'Upstream API root, e.g. https://host/api/v3' })
+    .option('fixtures', { type: 'string', describe: 'Cassette folder (one JSON file per interaction)' })
+    .option('port', { type: 'number', default: 8081, describe: 'TCP port (0 picks a free one)' })
+    .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to bind' })
+    .option('prefix', { type: 'string', default: '', describe: 'Path prefix the proxy serves under, e.g. /api/v3' })
+    .option('vendor', { type: 'string', default: 'service', describe: 'Vendor word in header and media-type names' })
+    .option('redact-header', { type: 'string', array: true, default: [] as string[], describe: 'Also mask this header (repeatable)' })
+    .option('redact-field', { type: 'string', array: true, default: [] as string[], describe: 'Also mask this body field or query parameter (repeatable)' })
+    .option('upstream-timeout', { type: 'number', default: 30_000, describe: 'Milliseconds to wait for the upstream' });
+}
+
+type Args = Awaited<ReturnType<typeof proxyOptions>['argv']>;
+
+export async function proxyCommand(args: Args): Promise<void> {
+  const chosen = MODES.filter((m) => args[m]);
+  if (chosen.length > 1) throw new UserError(`choose one mode, got ${chosen.map((m) => `--${m}`).join(' and ')}`);
+  const mode: ProxyMode = chosen[0] ?? 'replay';
+  if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) throw new UserError(`--port must be an integer from 0 to 65535, got ${args.port}`);
+  if (mode !== 'replay' && !args.target) throw new UserError(`--${mode} needs --target URL`);
+  if (args.target && !URL.canParse(args.target)) throw new UserError(`--target is not a URL: ${args.target}`);
+  if (mode !== 'passthrough' && !args.fixtures) throw new UserError(`--${mode} needs --fixtures DIR`);
+  let running: RunningProxy;
+  try {
+    running = await createProxy({
+      mode, port: args.port, host: args.host, prefix: args.prefix, vendor: args.vendor,
+      ...(args.target ? { target: args.target } : {}), ...(args.fixtures ? { fixtures: args.fixtures } : {}),
+      redactHeaders: args['redact-header'], redactFields: args['redact-field'], upstreamTimeoutMs: args['upstream-timeout'],
+    });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'EADDRINUSE') throw new UserError(`port ${args.port} on ${args.host} is already in use`);
+    if (e.code === 'EADDRNOTAVAIL' || e.code === 'EACCES') throw new UserError(`cannot bind ${args.host}:${args.port} (${e.code})`);
+    if (err instanceof CassetteError) throw new UserError(err.message);
+    throw new UserError(e.message);
+  }
+  const size = running.cassette ? ` (${running.cassette.size} fixtures in ${running.cassette.dir})` : '';
+  process.stdout.write(`proxy (${mode}) listening on ${running.url}${size}\n`);
+  // Requests in flight finish and their fixtures are written before the process exits.
+  const stop = () => void running.close().then(() => process.exit(EXIT.ok));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
