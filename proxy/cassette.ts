@@ -95,7 +95,8 @@ export class Cassette {
     const previous = this.get(draft.key);
     const sequence = restart ? 0 : previous.length;
     // Spelled out so the file reads version, key, sequence first.
-    const interaction: Interaction = { version: draft.version, key: draft.key, sequence, ...draft };
+    const { version, key, ...rest } = draft;
+    const interaction: Interaction = { version, key, sequence, ...rest };
     const entry = { file: fileName(interaction), interaction };
     writeFileAtomic(join(this.dir, entry.file), `${JSON.stringify(interaction, null, 2)}\n`);
     this.put(entry, restart);
