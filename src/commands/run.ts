@@ -19,7 +19,7 @@ export function runOptions(y: Argv) {
     .option('exhaust-rate-limit', { type: 'boolean', default: false, describe: 'Also run the check that spends the anonymous search window to see the refusal' })
     .option('strict', { type: 'boolean', default: false, describe: 'Also report response fields the spec does not describe (as information)' })
     .option('allow-writes', { type: 'boolean', describe: 'Allow checks that change the target (PATCH, PUT, DELETE, mark-as-read); on by default only for the built-in reference' })
-    .option('report-dir', { type: 'string', default: 'conformance-report', describe: 'Directory for report.json, summary.md and junit.xml' })
+    .option('report-dir', { type: 'string', default: 'conformance-report', describe: 'Directory for report.json, summary.md, junit.xml and report.html' })
     .option('vendor', { type: 'string', describe: 'Vendor word in header and media-type names: service or github' })
     .option('prefix', { type: 'string', describe: 'Path prefix of a self-hosted installation, e.g. /api/v3' })
     .option('max-requests', { type: 'number', default: 5000, describe: 'Stop (exit 4) before sending more requests than this' })
