@@ -1,12 +1,11 @@
 /**
- * Synthesized conditional answers for replay. The matcher ignores If-None-Match and
+ * Synthesized conditional answers (and dates) for replay. The matcher ignores If-None-Match and
  * If-Modified-Since, so a conditional request finds the same fixtures as a plain one; this stage
  * then decides between the 200 and a 304 against validators derived from what the proxy serves
  * (an upstream's ETag means nothing for a body rewritten to the proxy's address).
  */
 import { createHash } from 'node:crypto';
 import type { Answer } from './answer.js';
-import type { Interaction } from './interaction.js';
 
 export interface ConditionalRequest {
   method: string;
@@ -24,18 +23,17 @@ export interface Representation {
 const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'transfer-encoding'];
 
 /**
- * The answer to a replayed request. `served` is the matched fixture; when it is a recorded 304,
- * `current` is the 200 it referred to (see `representationFor`), judged against this request's
- * validators instead, because the recorded request's validators were the upstream's.
- * Only GETs are conditional; any other answer passes unchanged.
+ * The answer to a replayed request. It carries the recording's Date: a replayed body is the
+ * upstream as it was then, and clients that judge bodies by the server's clock (the 90-day event
+ * window, the five-minute delay) must judge it by that time, however old the cassette. A GET's
+ * 200 gets validators, and becomes a 304 when the request's validators match them. (For a
+ * recorded 304 the replayer serves the full answer it confirmed, so the decision is always made
+ * against a body.)
  */
-export function answerConditional(req: ConditionalRequest, served: Representation, current?: Representation): Answer {
-  if (req.method.toUpperCase() !== 'GET') return served.answer;
-  const rep = served.answer.status === 304 ? current : served;
-  // A recorded 304 whose 200 is not in the cassette: nothing to judge against, so it is served as recorded.
-  if (!rep) return served.answer;
-  if (rep.answer.status !== 200 || !rep.answer.body) return rep.answer;
-  const answer = withValidators(rep);
+export function answerConditional(req: ConditionalRequest, served: Representation): Answer {
+  const dated = { ...served.answer, headers: { ...served.answer.headers, date: new Date(served.recordedAt).toUTCString() } };
+  if (req.method.toUpperCase() !== 'GET' || dated.status !== 200 || !dated.body) return dated;
+  const answer = withValidators({ answer: dated, recordedAt: served.recordedAt });
   return notModified(req, answer.headers) ? toNotModified(answer) : answer;
 }
 
@@ -44,16 +42,6 @@ export function withValidators({ answer, recordedAt }: Representation): Answer {
   const etag = `"${createHash('sha256').update(answer.body ?? '').digest('hex')}"`;
   const lastModified = answer.headers['last-modified'] ?? new Date(recordedAt).toUTCString();
   return { ...answer, headers: { ...answer.headers, etag, 'last-modified': lastModified } };
-}
-
-/** For a recorded 304: the latest earlier 200 with a body among the interactions sharing its key. */
-export function representationFor(interaction: Interaction, sameKey: readonly Interaction[]): Interaction | undefined {
-  let best: Interaction | undefined;
-  for (const i of sameKey) {
-    if (i.sequence >= interaction.sequence || i.response.status !== 200 || !i.response.body) continue;
-    if (!best || i.sequence > best.sequence) best = i;
-  }
-  return best;
 }
 
 /**

@@ -4,7 +4,6 @@
  * category with the reference's quotas (the spec's search limits; core configurable) and derives
  * every rate-limit header and GET /rate_limit from them.
  */
-import { matchEndpoint } from '../spec/catalogue.js';
 import type { RateCategory } from '../spec/limits.js';
 import { quotaTable, RateLimiter, type QuotaTable, type RateStatus } from '../reference/rate-limiter.js';
 import { jsonAnswer, type Answer } from './answer.js';
@@ -12,11 +11,10 @@ import { jsonAnswer, type Answer } from './answer.js';
 export interface RateRequest {
   /** Session id (`x-conformance-session`): counters of one session never touch another's. */
   session: string;
-  /** The caller's stable placeholder from the match layer (e.g. `token#1`); absent when anonymous. */
-  identity?: string;
-  method: string;
-  /** Path below the prefix, without the query. */
-  path: string;
+  /** The caller's stable placeholder from the match layer (e.g. `token#1`); null when anonymous. */
+  identity: string | null;
+  /** From the catalogue (unknown paths: core); null for requests that are not counted (GET /rate_limit). */
+  category: RateCategory | null;
 }
 
 export interface RateLimitOptions {
@@ -32,17 +30,6 @@ export interface RateLimitStatus {
   rate: RateStatus;
 }
 
-/** The request's category; null when it is not counted ("/rate_limit does not consume it"). Unknown paths count as core. */
-export function rateCategory(method: string, path: string): RateCategory | null {
-  const match = matchEndpoint(method.toUpperCase(), path);
-  return match ? match.endpoint.category : 'core';
-}
-
-/** Whether the request is GET /rate_limit, which the proxy answers from its counters. */
-export function isRateLimitStatus(method: string, path: string): boolean {
-  return matchEndpoint(method.toUpperCase(), path)?.endpoint.id === 'rate-limit.get';
-}
-
 export class RateLimits {
   private readonly quotas: QuotaTable;
   private readonly limiter: RateLimiter;
@@ -56,7 +43,7 @@ export class RateLimits {
 
   /** The refusal for a request whose window is spent, or undefined while requests remain. */
   refuse(req: RateRequest): Answer | undefined {
-    const category = rateCategory(req.method, req.path);
+    const { category } = req;
     if (!category) return undefined;
     const s = this.status(req, category);
     if (s.used < s.limit) return undefined;
@@ -73,7 +60,7 @@ export class RateLimits {
    * ones. "304 answers to conditional requests do not consume the rate limit; /rate_limit does not consume it."
    */
   settle(req: RateRequest, answer: Answer): Answer {
-    const category = rateCategory(req.method, req.path);
+    const { category } = req;
     if (category && answer.status !== 304) this.limiter.consume(this.key(req), category, !!req.identity);
     const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !name.startsWith('x-ratelimit-')));
     const shown = category ?? 'core';
@@ -81,7 +68,7 @@ export class RateLimits {
   }
 
   /** The GET /rate_limit body from this caller's counters, without counting. */
-  snapshot(req: Omit<RateRequest, 'method' | 'path'>): RateLimitStatus {
+  snapshot(req: Omit<RateRequest, 'category'>): RateLimitStatus {
     const resources = this.limiter.all(this.key(req), !!req.identity);
     return { resources, rate: resources.core };
   }
@@ -92,11 +79,11 @@ export class RateLimits {
     return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', ...rateHeaders(body.rate, 'core') }, body: Buffer.from(JSON.stringify(body)) };
   }
 
-  private status(req: Omit<RateRequest, 'method' | 'path'>, category: RateCategory): RateStatus {
+  private status(req: Omit<RateRequest, 'category'>, category: RateCategory): RateStatus {
     return this.limiter.status(this.key(req), category, !!req.identity);
   }
 
-  private key(req: Omit<RateRequest, 'method' | 'path'>): string {
+  private key(req: Omit<RateRequest, 'category'>): string {
     return `${req.session}\u0000${req.identity ?? 'anonymous'}`;
   }
 }

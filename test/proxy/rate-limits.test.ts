@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { grade } from '../../src/schemas.js';
 import type { Answer } from '../../proxy/answer.js';
-import { rateCategory, RateLimits, type RateRequest } from '../../proxy/rate-limits.js';
+import { RateLimits, type RateRequest } from '../../proxy/rate-limits.js';
 
 const T0 = Date.parse('2026-03-10T12:00:00Z');
 const clock = () => {
@@ -10,9 +10,9 @@ const clock = () => {
   return { now: () => t, advance: (ms: number) => { t += ms; } };
 };
 const ok = (headers: Record<string, string> = {}): Answer => ({ status: 200, headers, body: Buffer.from('{}') });
-const search: RateRequest = { session: 's', identity: 'token#1', method: 'GET', path: '/search/issues' };
-const events: RateRequest = { ...search, path: '/repos/o/r/events' };
-const rateLimit: RateRequest = { ...search, path: '/rate_limit' };
+const search: RateRequest = { session: 's', identity: 'token#1', category: 'search' };
+const events: RateRequest = { ...search, category: 'core' };
+const rateLimit: RateRequest = { ...search, category: null };
 const json = (a: Answer) => JSON.parse(a.body!.toString()) as Record<string, any>;
 
 /** Serves `req` as the replay pipeline does: refusal first, otherwise the answer counted. */
@@ -48,7 +48,7 @@ describe('synthesized rate limits', () => {
 
   it('allow 10 anonymous searches a minute', () => {
     const limits = new RateLimits({ now: clock().now });
-    const anon: RateRequest = { session: 's', method: 'GET', path: '/search/code' };
+    const anon: RateRequest = { session: 's', identity: null, category: 'search' };
     for (let i = 0; i < 10; i++) expect(serve(limits, anon).headers['x-ratelimit-limit']).toBe('10');
     expect(serve(limits, anon).status).toBe(403);
     expect(json(serve(limits, anon)).message).toContain('anonymous');
@@ -59,16 +59,13 @@ describe('synthesized rate limits', () => {
     serve(limits, search);
     serve(limits, events);
     serve(limits, events, { status: 304, headers: {} });
-    serve(limits, { ...search, path: '/not/in/the/spec' });
     serve(limits, rateLimit);
     const s = limits.snapshot(search);
     expect(s.resources.search.used).toBe(1);
-    expect(s.resources.core.used).toBe(2);
+    expect(s.resources.core.used).toBe(1);
     // The 304 still carries the headers, showing the unchanged count.
     const notModified = limits.settle(events, { status: 304, headers: {} });
-    expect(notModified.headers['x-ratelimit-used']).toBe('2');
-    expect(rateCategory('GET', '/rate_limit')).toBeNull();
-    expect(rateCategory('GET', '/unknown')).toBe('core');
+    expect(notModified.headers['x-ratelimit-used']).toBe('1');
   });
 
   it('keep separate counters per session and per identity', () => {
