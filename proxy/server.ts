@@ -14,6 +14,7 @@ import type { RecordedRequest } from './interaction.js';
 import { differences, matchConfig, matchKey, matchView, type MatchView } from './match.js';
 import { ExchangeRedactor, freshIdentityTable, Identities, type Scrubber } from './redact.js';
 import { compose, type Exchange, type ProxyMode, type Source, type Stage } from './stage.js';
+import { builtinStages, type SynthesisOptions } from './stages.js';
 import { endToEnd, Upstream, UpstreamError } from './upstream.js';
 
 /** Request header naming the session whose sequence positions (and synthesized counters) a request uses. */
@@ -23,7 +24,7 @@ export const PROXY_HEADER = 'x-conformance-proxy';
 /** Response header naming the fixture file a replayed answer came from. */
 export const FIXTURE_HEADER = 'x-conformance-fixture';
 
-export interface ProxyOptions {
+export interface ProxyOptions extends SynthesisOptions {
   mode: ProxyMode;
   /** Upstream API root including any prefix, e.g. https://host/api/v3 (not used in replay). */
   target?: string;
@@ -37,7 +38,7 @@ export interface ProxyOptions {
   vendor?: string;
   redactHeaders?: readonly string[];
   redactFields?: readonly string[];
-  /** Synthesis around the mode's answer, outermost first. */
+  /** Further stages, run inside the built-in ones (closest to the fixture), outermost first. */
   stages?: readonly Stage[];
   upstreamTimeoutMs?: number;
 }
@@ -90,7 +91,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
   const positions = new Map<string, Map<string, number>>();
   /** Keys recorded by this run: record-missing keeps recording them, record restarts them once. */
   const recordedNow = new Set<string>();
-  const stages = options.stages ?? [];
+  const stages = [...builtinStages(mode, options), ...(options.stages ?? [])];
   let selfHost = '';
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -138,7 +139,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       // A recorded 304 confirmed the full answer before it: serve that one; a conditional stage decides on 304.
       if (entry.interaction.response.status === 304) entry = list.slice(0, index).reverse().find((e) => e.interaction.response.status !== 304) ?? entry;
       x.source = 'fixture';
-      x.recordedDurationMs = entry.interaction.durationMs;
+      x.fixture = { file: entry.file, recordedAt: entry.interaction.recordedAt, durationMs: entry.interaction.durationMs };
       return fromFixture(entry, self);
     };
 

@@ -32,8 +32,8 @@ export interface Exchange {
   conditional: { ifNoneMatch?: string; ifModifiedSince?: string };
   /** Set by the innermost handler: what `next()` answered from. */
   source?: Source;
-  /** Upstream response time of the fixture served (for latency replay). */
-  recordedDurationMs?: number;
+  /** The fixture served, once `next()` answered from one. */
+  fixture?: { file: string; recordedAt: string; durationMs: number };
 }
 
 export type Stage = (x: Exchange, next: () => Promise<Answer>) => Promise<Answer>;

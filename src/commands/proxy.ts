@@ -21,7 +21,12 @@ export function proxyOptions(y: Argv) {
     .option('vendor', { type: 'string', default: 'service', describe: 'Vendor word in header and media-type names' })
     .option('redact-header', { type: 'string', array: true, default: [] as string[], describe: 'Also mask this header (repeatable)' })
     .option('redact-field', { type: 'string', array: true, default: [] as string[], describe: 'Also mask this body field or query parameter (repeatable)' })
-    .option('upstream-timeout', { type: 'number', default: 30_000, describe: 'Milliseconds to wait for the upstream' });
+    .option('upstream-timeout', { type: 'number', default: 30_000, describe: 'Milliseconds to wait for the upstream' })
+    .option('core-limit', { type: 'number', describe: 'Replay: authenticated core requests per hour in the synthesized rate limits' })
+    .option('latency', { type: 'string', describe: 'Delay before each answer: milliseconds, or "recorded" for the upstream\'s recorded time' })
+    .option('fault-rate', { type: 'number', describe: 'Share of requests (0 to 1) answered with --fault-status instead' })
+    .option('fault-status', { type: 'number', default: 500, describe: 'Status code of injected faults' })
+    .option('fault-seed', { type: 'number', default: 0, describe: 'Seed of the fault draws (same seed, same faults)' });
 }
 
 type Args = Awaited<ReturnType<typeof proxyOptions>['argv']>;
@@ -34,12 +39,18 @@ export async function proxyCommand(args: Args): Promise<void> {
   if (mode !== 'replay' && !args.target) throw new UserError(`--${mode} needs --target URL`);
   if (args.target && !URL.canParse(args.target)) throw new UserError(`--target is not a URL: ${args.target}`);
   if (mode !== 'passthrough' && !args.fixtures) throw new UserError(`--${mode} needs --fixtures DIR`);
+  const latency = args.latency === undefined ? undefined : args.latency === 'recorded' ? 'recorded' as const : Number(args.latency);
+  if (typeof latency === 'number' && !(latency >= 0)) throw new UserError(`--latency must be milliseconds or "recorded", got ${args.latency}`);
+  if (args['core-limit'] !== undefined && !(Number.isInteger(args['core-limit']) && args['core-limit'] > 0)) throw new UserError(`--core-limit must be a positive integer, got ${args['core-limit']}`);
+  const fault = args['fault-rate'] === undefined ? undefined : { rate: args['fault-rate'], status: args['fault-status'], seed: args['fault-seed'] };
   let running: RunningProxy;
   try {
     running = await createProxy({
       mode, port: args.port, host: args.host, prefix: args.prefix, vendor: args.vendor,
       ...(args.target ? { target: args.target } : {}), ...(args.fixtures ? { fixtures: args.fixtures } : {}),
       redactHeaders: args['redact-header'], redactFields: args['redact-field'], upstreamTimeoutMs: args['upstream-timeout'],
+      ...(args['core-limit'] !== undefined ? { rateLimits: { coreLimit: args['core-limit'] } } : {}),
+      ...(latency !== undefined || fault ? { chaos: { ...(latency !== undefined ? { latency } : {}), ...(fault ? { fault } : {}) } } : {}),
     });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
