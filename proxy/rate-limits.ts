@@ -73,10 +73,18 @@ export class RateLimits {
     return { resources, rate: resources.core };
   }
 
-  /** The answer to GET /rate_limit, with the core headers as the other uncounted answers carry. */
-  statusAnswer(req: RateRequest): Answer {
+  /**
+   * The answer to GET /rate_limit, costing nothing: the body from the counters. A recorded answer
+   * (`recorded`, when the cassette has one) lends its status and other headers, so a refusal
+   * (an unsupported API version, invalid credentials) replays as it was.
+   */
+  statusAnswer(req: RateRequest, recorded?: Answer): Answer {
+    if (recorded && recorded.status !== 200) return this.settle(req, recorded);
     const body = this.snapshot(req);
-    return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', ...rateHeaders(body.rate, 'core') }, body: Buffer.from(JSON.stringify(body)) };
+    // Validators of the recorded body do not describe this one.
+    const kept = Object.entries(recorded?.headers ?? {}).filter(([name]) => name !== 'etag' && name !== 'last-modified');
+    const headers = { ...Object.fromEntries(kept), 'content-type': 'application/json; charset=utf-8' };
+    return this.settle(req, { status: 200, headers, body: Buffer.from(JSON.stringify(body)) });
   }
 
   private status(req: Omit<RateRequest, 'category'>, category: RateCategory): RateStatus {

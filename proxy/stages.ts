@@ -39,8 +39,13 @@ function chaosStage(chaos: Chaos): Stage {
 function rateLimitStage(limits: RateLimits): Stage {
   return async (x, next) => {
     const req = { session: x.session, identity: x.identity, category: x.category };
-    // "Calling it does not count against the REST rate limit": answered from the counters, never from a fixture.
-    if (x.endpoint?.id === 'rate-limit.get') return limits.statusAnswer(req);
+    // "Calling it does not count against the REST rate limit": the body comes from the counters, even without a fixture.
+    if (x.endpoint?.id === 'rate-limit.get') {
+      const recorded = await next();
+      if (x.source === 'fixture') return limits.statusAnswer(req, recorded);
+      delete x.source; // answered, not a miss
+      return limits.statusAnswer(req);
+    }
     const refusal = limits.refuse(req);
     if (refusal) return refusal;
     const answer = await next();

@@ -91,6 +91,21 @@ describe('synthesized rate limits', () => {
     expect(json(limits.statusAnswer(rateLimit)).resources.core.used).toBe(1);
   });
 
+  it('answer GET /rate_limit with a recorded answer\'s status and headers, the body from the counters', () => {
+    const limits = new RateLimits({ now: clock().now });
+    serve(limits, events);
+    const recorded = ok({ 'x-service-api-version-selected': '2026-03-10', etag: '"recorded"', 'x-ratelimit-used': '40' });
+    const a = limits.statusAnswer(rateLimit, recorded);
+    expect(a.headers['x-service-api-version-selected']).toBe('2026-03-10');
+    expect(a.headers.etag).toBeUndefined();
+    expect(a.headers['x-ratelimit-used']).toBe('1');
+    expect(json(a).resources.core.used).toBe(1);
+    const refused = limits.statusAnswer(rateLimit, { status: 400, headers: {}, body: Buffer.from('{"message":"API version 1999-01-01 is not supported."}') });
+    expect(refused.status).toBe(400);
+    expect(json(refused).message).toContain('1999-01-01');
+    expect(json(limits.statusAnswer(rateLimit)).resources.core.used).toBe(1);
+  });
+
   it('take a configurable core limit', () => {
     const limits = new RateLimits({ now: clock().now, coreLimit: 2 });
     expect(serve(limits, events).headers['x-ratelimit-limit']).toBe('2');
