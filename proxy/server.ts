@@ -19,7 +19,7 @@ import { endToEnd, Upstream, UpstreamError } from './upstream.js';
 
 /** Request header naming the session whose sequence positions (and synthesized counters) a request uses. */
 export const SESSION_HEADER = 'x-conformance-session';
-/** Response header saying how the proxy answered: replayed, recorded, forwarded, unmatched, upstream-error, outside-prefix, error. */
+/** Response header saying how the proxy answered: replayed, recorded, forwarded, synthesized, unmatched, upstream-error, outside-prefix, error. */
 export const PROXY_HEADER = 'x-conformance-proxy';
 /** Response header naming the fixture file a replayed answer came from. */
 export const FIXTURE_HEADER = 'x-conformance-fixture';
@@ -171,7 +171,8 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
 
     const answer = await compose(stages, inner)(x);
     if (x.source) stats[x.source]++;
-    send(res, answer, head);
+    // An answer a stage made itself (GET /rate_limit, a refusal, a fault) says so.
+    send(res, PROXY_HEADER in answer.headers ? answer : { ...answer, headers: { ...answer.headers, [PROXY_HEADER]: 'synthesized' } }, head);
   }
 
   function save(request: RecordedRequest, key: string, up: Awaited<ReturnType<Upstream['forward']>>, scrub: Scrubber): void {

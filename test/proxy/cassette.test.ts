@@ -1,0 +1,96 @@
+/** The cassette folder: whole files, an index that follows the files, one-line errors naming a bad fixture. */
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Cassette, CassetteError } from '../../proxy/cassette.js';
+import type { Interaction, RecordedRequest } from '../../proxy/interaction.js';
+import { matchConfig, matchKey, matchView } from '../../proxy/match.js';
+import { tempCassette } from './helpers.js';
+
+const config = matchConfig();
+const keyOf = (r: RecordedRequest) => matchKey(matchView(r, config));
+const open = (dir: string, writable = true) => Cassette.open(dir, { keyOf, routeOf: (r) => `${r.method} ${r.path}`, writable });
+
+function draft(q: string, status = 200): Omit<Interaction, 'sequence'> {
+  const request: RecordedRequest = { method: 'GET', path: '/search/issues', query: { q: [q] }, headers: { accept: 'application/vnd.service+json' } };
+  return {
+    version: 1, key: keyOf(request), recordedAt: '2026-03-10T12:00:00.000Z', upstream: 'http://upstream.test', request,
+    response: { status, headers: { 'content-type': 'application/json' }, body: { encoding: 'json', json: { q } } }, durationMs: 3,
+  };
+}
+const index = (dir: string) => JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')).interactions as Record<string, string[]>;
+
+describe('cassette folder', () => {
+  it('writes one readable file per interaction and an index of keys to files in sequence order', () => {
+    const dir = tempCassette();
+    const c = open(dir);
+    const a = c.add(draft('widget'));
+    const b = c.add(draft('widget', 201));
+    expect(a.file).toMatch(/^get-search-issues-[0-9a-f]{8}-000\.json$/);
+    expect(b.file).toMatch(/-001\.json$/);
+    expect(index(dir)).toEqual({ [a.interaction.key]: [a.file, b.file] });
+    const text = readFileSync(join(dir, a.file), 'utf8');
+    expect(text).toContain('\n  "key": ');
+    expect(Object.keys(JSON.parse(text)).slice(0, 3)).toEqual(['version', 'key', 'sequence']);
+    expect(open(dir, false).get(a.interaction.key).map((e) => e.interaction.response.status)).toEqual([200, 201]);
+  });
+
+  it('picks up a fixture added by hand (stale index) and a missing index, rebuilding it', () => {
+    const dir = tempCassette();
+    const c = open(dir);
+    const first = c.add(draft('widget'));
+    const copy = { ...first.interaction, key: 'stale-key', request: { ...first.interaction.request, query: { q: ['gadget'] } } };
+    writeFileSync(join(dir, 'by-hand.json'), JSON.stringify(copy));
+    const reopened = open(dir, false);
+    const gadget = keyOf(copy.request);
+    // The key is recomputed from the request, so a hand edit of the query is honoured.
+    expect(reopened.get(gadget).map((e) => e.file)).toEqual(['by-hand.json']);
+    open(dir);
+    expect(index(dir)[gadget]).toEqual(['by-hand.json']);
+    rmSync(join(dir, 'index.json'));
+    expect(open(dir).size).toBe(2);
+    expect(existsSync(join(dir, 'index.json'))).toBe(true);
+  });
+
+  it('refuses a malformed fixture with one line naming the file', () => {
+    const dir = tempCassette();
+    open(dir).add(draft('widget'));
+    writeFileSync(join(dir, 'broken.json'), '{"version": 1, "key": ');
+    expect(() => open(dir, false)).toThrow(CassetteError);
+    expect(() => open(dir, false)).toThrow(/^fixture broken\.json in .* is not valid JSON/);
+    writeFileSync(join(dir, 'broken.json'), JSON.stringify({ ...draft('x'), sequence: 0, response: { status: 'ok', headers: {} } }));
+    expect(() => open(dir, false)).toThrow('fixture broken.json: "response.status" must be an HTTP status');
+    try {
+      open(dir, false);
+    } catch (err) {
+      expect((err as Error).message.split('\n')).toHaveLength(1);
+    }
+  });
+
+  it('refuses a missing folder in replay and creates it for recording', () => {
+    const dir = tempCassette();
+    expect(() => open(dir, false)).toThrow(/fixtures folder .* does not exist/);
+    expect(open(dir).size).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['cassette.json', 'index.json']);
+  });
+
+  it('ignores a temporary file left by a killed writer, and removes it when opened for writing', () => {
+    const dir = tempCassette();
+    open(dir).add(draft('widget'));
+    writeFileSync(join(dir, '.get-x.json.123.456.tmp'), '{"half": ');
+    expect(open(dir, false).size).toBe(1);
+    open(dir);
+    expect(readdirSync(dir).some((f) => f.endsWith('.tmp'))).toBe(false);
+  });
+
+  it('a new recording of a key restarts its sequence and drops the older files of that key', () => {
+    const dir = tempCassette();
+    const c = open(dir);
+    for (const status of [200, 201, 202]) c.add(draft('widget', status));
+    const again = open(dir);
+    const entry = again.add(draft('widget', 204), true);
+    expect(entry.file).toMatch(/-000\.json$/);
+    expect(again.get(entry.interaction.key).map((e) => e.interaction.response.status)).toEqual([204]);
+    expect(readdirSync(dir).filter((f) => f.startsWith('get-'))).toEqual([entry.file]);
+  });
+});
