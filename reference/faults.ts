@@ -26,7 +26,16 @@ const CONVENTION_FAULTS: Fault[] = [
   { id: 'cond-if-modified-since-ignored', requirement: 'cond.last-modified-304', effect: 'A matching If-Modified-Since is answered 200, never 304.' },
 ];
 
-export const FAULTS: readonly Fault[] = [...CONVENTION_FAULTS, ...AREAS.flatMap((a) => a.faults)];
+/** Faults of the permissions fine-grained and app tokens need (reference/policy.ts), each breaking one rule. */
+const PERMISSION_FAULTS: Fault[] = [
+  { id: 'permissions-security-events-ignored', requirement: 'permissions.code-scanning', effect: 'Code scanning admits fine-grained and app tokens that lack security_events.' },
+  { id: 'permissions-read-admits-write', requirement: 'permissions.code-scanning', effect: 'security_events=read suffices to update an alert.' },
+  { id: 'permissions-contents-ignored', requirement: 'permissions.imports-contents', effect: 'Import endpoints admit fine-grained and app tokens that lack contents.' },
+  { id: 'permissions-uat-only-ignored', requirement: 'permissions.uat-only', effect: 'An installation token holding contents=write may call the [U] import endpoints.' },
+  { id: 'permissions-header-wrong', requirement: 'auth.accepted-permissions-header', effect: 'X-Accepted-<Vendor>-Permissions names the read level on write endpoints too.' },
+];
+
+export const FAULTS: readonly Fault[] = [...CONVENTION_FAULTS, ...PERMISSION_FAULTS, ...AREAS.flatMap((a) => a.faults)];
 
 /** Validates fault names; throws naming the unknown ones. */
 export function resolveFaults(names: readonly string[]): Set<string> {

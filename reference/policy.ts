@@ -4,17 +4,32 @@ import type { Endpoint } from '../spec/catalogue.js';
 import type { VendorNames } from '../spec/vendor.js';
 import { ssoBlocks } from './access.js';
 import { error, type Caller, type HandlerResult } from './http.js';
-import type { World } from './world.js';
+import type { Token, World } from './world.js';
 
 const LEVEL = { read: 1, write: 2, admin: 3 } as const;
 
+/** Faults that stop one permission from being enforced, by permission name. */
+const IGNORED: Record<string, string> = { security_events: 'permissions-security-events-ignored', contents: 'permissions-contents-ignored' };
+
 /** The X-Accepted-<Vendor>-Permissions value for an endpoint, e.g. `security_events=read`. */
-export function acceptedPermissions(endpoint: Endpoint): string | undefined {
-  return endpoint.permission ? `${endpoint.permission.name}=${endpoint.permission.access}` : undefined;
+export function acceptedPermissions(endpoint: Endpoint, fault: (id: string) => boolean): string | undefined {
+  const need = endpoint.permission;
+  if (!need) return undefined;
+  return `${need.name}=${fault('permissions-header-wrong') ? 'read' : need.access}`;
+}
+
+/** Whether a fine-grained or app token holds what an endpoint needs; a higher level implies the lower ones. */
+function holds(token: Token, need: NonNullable<Endpoint['permission']>, fault: (id: string) => boolean): boolean {
+  const ignored = IGNORED[need.name];
+  if (ignored && fault(ignored)) return true;
+  const held = token.permissions?.[need.name];
+  if (!held) return false;
+  if (need.name === 'security_events' && fault('permissions-read-admits-write')) return true;
+  return LEVEL[held] >= LEVEL[need.access];
 }
 
 /** Returns a refusal, or undefined when the caller may call the endpoint. */
-export function admit(endpoint: Endpoint, caller: Caller): HandlerResult | undefined {
+export function admit(endpoint: Endpoint, caller: Caller, fault: (id: string) => boolean): HandlerResult | undefined {
   const token = caller.token;
   if (endpoint.tokens === 'anonymous-ok') return undefined;
   if (!token) {
@@ -33,11 +48,11 @@ export function admit(endpoint: Endpoint, caller: Caller): HandlerResult | undef
   }
   const need = endpoint.permission;
   if (!need) return undefined;
-  if (need.userToServerOnly && token.kind === 'app-installation') {
+  // "[U] marks UAT only": an installation token is refused even when it holds the permission.
+  if (need.userToServerOnly && token.kind === 'app-installation' && !fault('permissions-uat-only-ignored')) {
     return error(403, 'Resource not accessible by integration: user-to-server tokens only');
   }
-  const held = token.permissions?.[need.name];
-  if (!held || LEVEL[held] < LEVEL[need.access]) {
+  if (!holds(token, need, fault)) {
     return error(403, `Resource not accessible by ${token.kind === 'fine-grained' ? 'personal access token' : 'integration'}`);
   }
   return undefined;

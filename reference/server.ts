@@ -147,7 +147,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
   if (category === 'search' && fault('ratelimit-search-shares-core')) category = 'core';
   if (category === null && fault('ratelimit-endpoint-counted')) category = 'core';
   const rate = { key: rateKey, category: category ?? 'core', authenticated };
-  const permissions = acceptedPermissions(endpoint);
+  const permissions = acceptedPermissions(endpoint, fault);
   if (permissions && !fault('auth-no-accepted-permissions')) common[names.acceptedPermissionsHeader] = permissions;
   if (endpoint.scopes) common['X-Accepted-OAuth-Scopes'] = endpoint.scopes.join(', ');
   if (caller?.token?.scopes) common['X-OAuth-Scopes'] = caller.token.scopes.join(', ');
@@ -172,7 +172,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
   if (endpoint.area === 'imports' && state.importsRetired) {
     return finish(error(503, 'The source import interface is retired and unavailable.'), rate);
   }
-  const refusal = admit(endpoint, authedCaller) ?? ssoRefusal(state.world, authedCaller, params, names, env.origin, !fault('auth-sso-no-header'));
+  const refusal = admit(endpoint, authedCaller, fault) ?? ssoRefusal(state.world, authedCaller, params, names, env.origin, !fault('auth-sso-no-header'));
   if (refusal) return count(refusal);
 
   let body: Record<string, unknown> = {};

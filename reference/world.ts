@@ -96,7 +96,8 @@ export const TOKENS: Token[] = [
   { role: 'classic_public', value: 'ref-classic-public', kind: 'classic', login: 'ada', scopes: ['public_repo'] },
   { role: 'sso_unauthorized', value: 'ref-classic-sso-unauthorized', kind: 'classic', login: 'mona', scopes: ['repo', 'notifications', 'security_events', 'read:org'], ssoAuthorized: [] },
   { role: 'org_member', value: 'ref-classic-member', kind: 'classic', login: 'hubot', scopes: ['repo', 'notifications', 'security_events'], ssoAuthorized: ['acme'] },
-  { role: 'fine_grained', value: 'ref-fine-grained', kind: 'fine-grained', login: 'mona', permissions: { contents: 'write', security_events: 'write', metadata: 'read' } },
+  // Read levels only: admitted to the reads, refused (a lower level) on every write the permission checks probe.
+  { role: 'fine_grained', value: 'ref-fine-grained', kind: 'fine-grained', login: 'mona', permissions: { contents: 'read', security_events: 'read', metadata: 'read' } },
   { role: 'fine_grained_bare', value: 'ref-fine-grained-bare', kind: 'fine-grained', login: 'mona', permissions: { metadata: 'read' } },
   { role: 'app_user', value: 'ref-app-user', kind: 'app-user', login: 'mona', permissions: { contents: 'write', security_events: 'write', metadata: 'read' } },
   { role: 'app_installation', value: 'ref-app-installation', kind: 'app-installation', login: 'acme', installationId: 9001, permissions: { contents: 'write', security_events: 'write', metadata: 'read' } },

@@ -3,6 +3,7 @@
  * suites enumerate it and the proxy categorises requests with it; nothing restates it.
  */
 import { LIMITS, type RateCategory } from './limits.js';
+import { CONTENTS, PERMISSION_MATRIX } from './permissions.js';
 
 export type Method = 'GET' | 'PUT' | 'PATCH' | 'DELETE' | 'POST';
 export type Area = 'search' | 'notifications' | 'events' | 'rate-limit' | 'code-scanning' | 'imports';
@@ -86,12 +87,23 @@ function notifications(
   };
 }
 
+/** The permission of an endpoint the matrix lists: its one row for the method and path. */
+function fromMatrix(method: Method, path: string): NonNullable<Endpoint['permission']> {
+  const rows = PERMISSION_MATRIX.filter((r) => r.method === method && r.path === path);
+  const row = rows[0];
+  if (rows.length !== 1 || !row || row.access === 'admin') throw new Error(`the matrix has no single read or write row for ${method} ${path}`);
+  return { name: row.permission, access: row.access, ...(row.uatOnly ? { userToServerOnly: true } : {}) };
+}
+
 function imports(id: string, method: Method, path: string, params: Param[], statuses: readonly number[], success: Endpoint['success']): Endpoint {
   const writes = method !== 'GET';
+  const full = `/repos/{owner}/{repo}${path}`;
   return {
-    id, doc: 2, area: 'imports', method, path: `/repos/{owner}/{repo}${path}`, params: [...OWNER_REPO, ...params], statuses, success,
+    id, doc: 2, area: 'imports', method, path: full, params: [...OWNER_REPO, ...params], statuses, success,
     category: 'core', tokens: 'token-required', scopes: IMPORT_SCOPES, writes,
-    permission: { name: 'contents', access: writes ? 'write' : 'read', ...(writes ? { userToServerOnly: true } : {}) },
+    // The matrix lists the writes (Contents, [U]); its Contents read rows are not shown, so the
+    // GETs take "Contents, read for GET endpoints" from the Authentication prose.
+    permission: writes ? fromMatrix(method, full) : { name: CONTENTS, access: 'read' },
   };
 }
 

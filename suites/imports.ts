@@ -27,14 +27,14 @@ const MAX_WAIT_MS = 60_000;
 const importPath = (t: CheckContext, repo = t.resources.import_repo!) => `/repos/${repo}/import`;
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function url(t: CheckContext, course: string): string {
+export function url(t: CheckContext, course: string): string {
   const u = t.resources.import_urls?.[course];
   if (!u) return t.skip('missing-resource', `the profile names no import_urls.${course}`);
   return u;
 }
 
 /** Starts an import from nothing (deleting any left over), journaled for deletion at the end. */
-async function start(t: CheckContext, body: Record<string, unknown>, repo = t.resources.import_repo!): Promise<Reply> {
+export async function start(t: CheckContext, body: Record<string, unknown>, repo = t.resources.import_repo!): Promise<Reply> {
   const path = importPath(t, repo);
   const existing = await t.request({ path });
   if (existing.status === 503) return t.skip('feature-retired', 'the source import interface answers 503 (retired)');

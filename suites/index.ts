@@ -7,11 +7,12 @@ import { eventsSuite } from './events.js';
 import { importsSuite } from './imports.js';
 import { lockoutSuite } from './lockout.js';
 import { notificationsSuite } from './notifications.js';
+import { permissionsSuite } from './permissions.js';
 import { rateLimitSuite } from './rate-limit.js';
 import { schemaSuite } from './schema.js';
 import { searchSuite } from './search.js';
 import { versioningSuite } from './versioning.js';
 
 export const SUITES: readonly Suite[] = [
-  schemaSuite, searchSuite, notificationsSuite, eventsSuite, codeScanningSuite, importsSuite, rateLimitSuite, conditionalSuite, authSuite, versioningSuite, lockoutSuite,
+  schemaSuite, searchSuite, notificationsSuite, eventsSuite, codeScanningSuite, importsSuite, rateLimitSuite, conditionalSuite, authSuite, versioningSuite, permissionsSuite, lockoutSuite,
 ];

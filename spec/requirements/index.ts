@@ -4,13 +4,14 @@ import { CONVENTIONS } from './conventions.js';
 import { EVENTS } from './events.js';
 import { IMPORTS } from './imports.js';
 import { NOTIFICATIONS } from './notifications.js';
+import { PERMISSIONS } from './permissions.js';
 import { RESOURCES } from './resources.js';
 import { SEARCH } from './search.js';
 import type { Requirement } from './types.js';
 
 export type { Requirement } from './types.js';
 
-export const REQUIREMENTS: readonly Requirement[] = [...CONVENTIONS, ...RESOURCES, ...SEARCH, ...NOTIFICATIONS, ...EVENTS, ...CODE_SCANNING, ...IMPORTS];
+export const REQUIREMENTS: readonly Requirement[] = [...CONVENTIONS, ...RESOURCES, ...SEARCH, ...NOTIFICATIONS, ...EVENTS, ...CODE_SCANNING, ...IMPORTS, ...PERMISSIONS];
 
 export function requirement(id: string): Requirement {
   const found = REQUIREMENTS.find((r) => r.id === id);
