@@ -1,0 +1,48 @@
+/**
+ * Records the bundled cassette: the reference behind a recording proxy while the whole suite runs
+ * through the proxy, writes included. `npm run fixtures:record` replaces fixtures/reference-full-run.
+ * A replay of it must be run with the same profile (`referenceProfileAt`), so the same requests are sent.
+ */
+import { rmSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { createProxy } from '../proxy/server.js';
+import { referenceProfile } from '../reference/profile.js';
+import { startReference } from '../reference/server.js';
+import { packagePath } from '../src/paths.js';
+import type { Profile } from '../src/profile.js';
+import { runConformance } from '../src/runner.js';
+import type { RunResult } from '../src/model.js';
+
+export const BUNDLED_CASSETTE = packagePath('fixtures', 'reference-full-run');
+/** As in the embedded run: a one-second X-Poll-Interval keeps the polling checks quick. */
+const POLL_INTERVAL_SECONDS = 1;
+
+/** The reference's own profile (its fixed world's tokens and resources), pointed at `baseUrl`. */
+export async function referenceProfileAt(baseUrl: string): Promise<Profile> {
+  const reference = await startReference({ port: 0 });
+  await reference.close();
+  return { ...referenceProfile(reference), base_url: baseUrl };
+}
+
+/** A full run (writes allowed, as against the embedded reference) recorded into `dir`, replacing what it held. */
+export async function recordFullRun(dir: string): Promise<RunResult> {
+  rmSync(dir, { recursive: true, force: true });
+  const reference = await startReference({ port: 0, pollIntervalSeconds: POLL_INTERVAL_SECONDS });
+  try {
+    const proxy = await createProxy({ mode: 'record', target: reference.url, fixtures: dir });
+    try {
+      return await runConformance({ profile: { ...referenceProfile(reference), base_url: proxy.url }, allowWrites: true });
+    } finally {
+      await proxy.close();
+    }
+  } finally {
+    await reference.close();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const result = await recordFullRun(BUNDLED_CASSETTE);
+  const { pass, fail, skip } = result.counts;
+  process.stdout.write(`${BUNDLED_CASSETTE}: ${result.requests.total} requests recorded; ${pass} passed, ${fail} failed, ${skip} skipped\n`);
+  if (fail) process.exitCode = 1;
+}

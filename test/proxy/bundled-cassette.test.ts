@@ -1,0 +1,81 @@
+/**
+ * The bundled cassette (fixtures/reference-full-run, `npm run fixtures:record`): a run against the
+ * proxy replaying it passes exactly the checks a run against the reference passes, and opens no
+ * connection to anything but the proxy. A cassette recorded long ago replays as well as a fresh one.
+ */
+import dc from 'node:diagnostics_channel';
+import type { Socket } from 'node:net';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { INDEX_FILE, META_FILE } from '../../proxy/cassette.js';
+import { createProxy } from '../../proxy/server.js';
+import { referenceProfile } from '../../reference/profile.js';
+import { startReference } from '../../reference/server.js';
+import { BUNDLED_CASSETTE, referenceProfileAt } from '../../scripts/record-fixtures.js';
+import type { RunResult } from '../../src/model.js';
+import { runConformance, type RunOptions } from '../../src/runner.js';
+import { tempCassette } from './helpers.js';
+
+const ids = (r: RunResult, outcome: string) => r.checks.filter((c) => c.outcome === outcome).map((c) => c.id).sort();
+const failures = (r: RunResult) => r.checks.filter((c) => c.outcome === 'fail').map((c) => `${c.id}: ${c.message}`);
+
+/** Runs against a replaying proxy over `fixtures`, noting the port of every TCP connection opened meanwhile. */
+async function replayRun(fixtures: string, options: Omit<RunOptions, 'profile'> = {}): Promise<{ result: RunResult; foreign: number[]; unmatched: number }> {
+  const proxy = await createProxy({ mode: 'replay', fixtures });
+  const profile = await referenceProfileAt(proxy.url);
+  const foreign: number[] = [];
+  const onSocket = (message: unknown) => {
+    const { socket } = message as { socket: Socket };
+    socket.once('connect', () => {
+      if (socket.remotePort !== proxy.port) foreign.push(socket.remotePort ?? -1);
+    });
+  };
+  dc.subscribe('net.client.socket', onSocket);
+  try {
+    const result = await runConformance({ ...options, profile, allowWrites: true });
+    return { result, foreign, unmatched: proxy.stats.unmatched };
+  } finally {
+    dc.unsubscribe('net.client.socket', onSocket);
+    await proxy.close();
+  }
+}
+
+describe('the bundled cassette', () => {
+  it('replayed, passes the same checks as the reference, with no connection to any upstream', async () => {
+    const live = await runConformance({});
+    const { result, foreign, unmatched } = await replayRun(BUNDLED_CASSETTE);
+    const stale = 'the bundled cassette no longer matches the suite: re-record it with `npm run fixtures:record`';
+    expect(failures(result), stale).toEqual([]);
+    expect(unmatched, stale).toBe(0);
+    expect(ids(result, 'pass')).toEqual(ids(live, 'pass'));
+    expect(ids(result, 'pass').length).toBeGreaterThan(100);
+    expect(foreign).toEqual([]);
+  }, 120_000);
+});
+
+describe('replay of a cassette recorded long ago', () => {
+  it('judges recorded bodies by the recording\'s Date, while rate-limit resets follow the live clock', async () => {
+    // A recording made 200 days ago: the reference's clock and the fixtures' recordedAt both that far back.
+    const AGO = 200 * 86_400_000;
+    const dir = tempCassette();
+    const reference = await startReference({ port: 0, pollIntervalSeconds: 1, now: () => Date.now() - AGO });
+    const recorder = await createProxy({ mode: 'record', target: reference.url, fixtures: dir });
+    const suites = ['events', 'conditional', 'rate-limit'];
+    try {
+      await runConformance({ suites, profile: { ...referenceProfile(reference), base_url: recorder.url }, allowWrites: true });
+    } finally {
+      await recorder.close();
+      await reference.close();
+    }
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.json') && f !== INDEX_FILE && f !== META_FILE)) {
+      const interaction = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { recordedAt: string };
+      interaction.recordedAt = new Date(Date.parse(interaction.recordedAt) - AGO).toISOString();
+      writeFileSync(join(dir, file), JSON.stringify(interaction, null, 2));
+    }
+    const { result, unmatched } = await replayRun(dir, { suites });
+    expect(failures(result)).toEqual([]);
+    expect(unmatched).toBe(0);
+    expect(ids(result, 'pass')).toEqual(expect.arrayContaining(['events.age-90-days', 'events.public-delay', 'rate-limit.status-categories', 'conditional.events-304']));
+  }, 60_000);
+});
