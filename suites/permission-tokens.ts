@@ -32,13 +32,17 @@ export function holding(profile: Profile, need: Need): TokenName[] {
 
 export const describeNeed = (need: Need) => `${need.name}=${need.access}`;
 
-/** Fails unless the header names the permission the endpoint needs, at its level when a level is given. */
-export function judgeHeader(t: CheckContext, e: Endpoint, reply: Reply): void {
+/**
+ * Fails unless the header names the permission the endpoint needs, at its level when a level is
+ * given. `absent` says what a missing header is: a failure, or information where the spec leaves
+ * open whether the endpoint takes permissions at all.
+ */
+export function judgeHeader(t: CheckContext, e: Endpoint, reply: Reply, absent: 'fail' | 'info' = 'fail'): void {
   const name = t.names.acceptedPermissionsHeader;
   const need = e.permission!;
   const what = `${e.method} ${e.path}`;
   const header = reply.headers[name.toLowerCase()];
-  if (header === undefined) return t.fail(`${what}: no ${name} header (status ${reply.status})`);
+  if (header === undefined) return t[absent](`${what}: no ${name} header (status ${reply.status})`);
   const named = header.split(/[,;]/).map((entry) => entry.trim().split('=').map((s) => s.trim()))
     .filter(([permission]) => permission === need.name);
   if (!named.length) return t.fail(`${what}: ${name} is "${header}", which does not name ${need.name}`);
