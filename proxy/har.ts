@@ -5,7 +5,8 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { readPackageJson } from '../src/paths.js';
-import type { Interaction, RecordedRequest, StoredBody } from './interaction.js';
+import type { CassetteMeta } from './cassette.js';
+import type { Interaction, RecordedRequest, RecordedResponse, StoredBody } from './interaction.js';
 
 export interface HarPair { name: string; value: string }
 
@@ -41,7 +42,22 @@ export interface HarEntry {
 }
 
 export interface Har {
-  log: { version: '1.2'; creator: { name: string; version: string }; entries: HarEntry[] };
+  log: {
+    version: '1.2';
+    creator: { name: string; version: string };
+    entries: HarEntry[];
+    /**
+     * The exporting cassette's identity salt, placeholders and redaction rules (digests, never
+     * secrets): a cassette imported with them keys live requests as the original did.
+     */
+    _cassette?: CassetteMeta;
+  };
+}
+
+/** A HAR entry read back, before it is keyed: the place to redact HAR from other tools. */
+export interface HarExchange {
+  request: RecordedRequest;
+  response: RecordedResponse;
 }
 
 /** The match layer's key function: equal requests share a key. */
@@ -50,9 +66,9 @@ export type KeyOf = (request: RecordedRequest) => string;
 const HTTP_VERSION = 'HTTP/1.1';
 
 /** A HAR 1.2 document with one entry per interaction, in the given (recorded) order. */
-export function exportHar(interactions: readonly Interaction[]): Har {
+export function exportHar(interactions: readonly Interaction[], meta?: CassetteMeta): Har {
   const { name, version } = readPackageJson<{ name: string; version: string }>('package.json');
-  return { log: { version: '1.2', creator: { name, version }, entries: interactions.map(toEntry) } };
+  return { log: { version: '1.2', creator: { name, version }, entries: interactions.map(toEntry), ...(meta ? { _cassette: meta } : {}) } };
 }
 
 function toEntry(i: Interaction): HarEntry {
@@ -94,34 +110,48 @@ function toEntry(i: Interaction): HarEntry {
   };
 }
 
+export interface ImportOptions {
+  /** API root (origin and prefix) of entries that do not name theirs (HAR from other tools); default the URL's origin. */
+  upstream?: string;
+  /** Applied to each exchange before it is keyed; HAR from other tools still holds its secrets. */
+  prepare?: (exchange: HarExchange) => HarExchange;
+}
+
 /**
  * Interactions from a HAR 1.2 document, keyed by the match layer's `keyOf`; sequences follow the
- * entries' order. Entries without `_upstream` (from other tools) take `upstream`, else the URL's origin.
+ * entries' order. Entries without `_upstream` (from other tools) take `options.upstream`.
  */
-export function importHar(har: unknown, keyOf: KeyOf, options: { upstream?: string } = {}): Interaction[] {
-  const entries = (har as Partial<Har> | undefined)?.log?.entries;
-  if ((har as Partial<Har> | undefined)?.log?.version === undefined || !Array.isArray(entries)) throw new Error('not a HAR document (no log.version and log.entries)');
+export function importHar(har: unknown, keyOf: KeyOf, options: ImportOptions = {}): Interaction[] {
+  const entries = harLog(har).entries;
   const sequences = new Map<string, number>();
   return entries.map((entry, index) => {
     try {
-      const request = toRequest(entry, options.upstream);
-      const key = keyOf(request.recorded);
+      const { upstream, request: read } = toRequest(entry, options.upstream);
+      const body = entry.response.content.text ? decode(entry.response.content.text, entry.response.content.encoding) : undefined;
+      const exchange = { request: read, response: { status: entry.response.status, headers: headerRecord(entry.response.headers), ...(body ? { body } : {}) } };
+      const { request, response } = options.prepare ? options.prepare(exchange) : exchange;
+      const key = keyOf(request);
       const sequence = sequences.get(key) ?? 0;
       sequences.set(key, sequence + 1);
-      const body = entry.response.content.text ? decode(entry.response.content.text, entry.response.content.encoding) : undefined;
-      return {
-        version: 1, key, sequence, recordedAt: entry.startedDateTime, upstream: request.upstream,
-        request: request.recorded,
-        response: { status: entry.response.status, headers: headerRecord(entry.response.headers), ...(body ? { body } : {}) },
-        durationMs: entry.time,
-      } satisfies Interaction;
+      return { version: 1, key, sequence, recordedAt: entry.startedDateTime, upstream, request, response, durationMs: entry.time } satisfies Interaction;
     } catch (err) {
       throw new Error(`HAR entry ${index}: ${(err as Error).message}`);
     }
   });
 }
 
-function toRequest(entry: HarEntry, fallbackUpstream: string | undefined): { upstream: string; recorded: RecordedRequest } {
+/** The identity table and redaction rules of the cassette a HAR was exported from, when it was. */
+export function harCassetteMeta(har: unknown): CassetteMeta | undefined {
+  return harLog(har)._cassette;
+}
+
+function harLog(har: unknown): Har['log'] {
+  const log = (har as Partial<Har> | undefined)?.log;
+  if (log?.version === undefined || !Array.isArray(log.entries)) throw new Error('not a HAR document (no log.version and log.entries)');
+  return log;
+}
+
+function toRequest(entry: HarEntry, fallbackUpstream: string | undefined): { upstream: string; request: RecordedRequest } {
   const url = new URL(entry.request.url);
   const upstream = (entry._upstream ?? fallbackUpstream ?? url.origin).replace(/\/+$/, '');
   const prefix = new URL(upstream).pathname.replace(/\/+$/, '');
@@ -132,7 +162,7 @@ function toRequest(entry: HarEntry, fallbackUpstream: string | undefined): { ups
   const sorted = Object.fromEntries(Object.keys(query).sort().map((name) => [name, query[name]!]));
   const post = entry.request.postData;
   const body = post?.text ? decode(post.text, post._encoding) : undefined;
-  return { upstream, recorded: { method: entry.request.method.toUpperCase(), path, query: sorted, headers: headerRecord(entry.request.headers), ...(body ? { body } : {}) } };
+  return { upstream, request: { method: entry.request.method.toUpperCase(), path, query: sorted, headers: headerRecord(entry.request.headers), ...(body ? { body } : {}) } };
 }
 
 function encode(body: StoredBody): { text: string; encoding?: 'base64' } {

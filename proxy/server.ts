@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { matchEndpoint } from '../spec/catalogue.js';
 import { jsonAnswer, type Answer } from './answer.js';
 import { bodyBytes, mapStrings, storeBody } from './body.js';
-import { Cassette, type Entry } from './cassette.js';
+import { Cassette, type Entry, type OpenOptions } from './cassette.js';
 import type { RecordedRequest } from './interaction.js';
 import { differences, matchConfig, matchKey, matchView, type MatchView } from './match.js';
 import { ExchangeRedactor, freshIdentityTable, Identities, type Scrubber } from './redact.js';
@@ -67,10 +67,8 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
   if (mode !== 'passthrough' && !options.fixtures) throw new Error(`${mode} mode needs a fixtures folder (--fixtures)`);
   const prefix = normalizePrefix(options.prefix ?? '');
   const config = matchConfig(options.vendor);
-  const keyOf = (r: RecordedRequest) => matchKey(matchView(r, config));
-  const routeOf = (r: RecordedRequest) => routeKey(matchView(r, config));
   const writable = mode === 'record' || mode === 'record-missing';
-  const cassette = options.fixtures ? Cassette.open(options.fixtures, { keyOf, routeOf, writable }) : undefined;
+  const cassette = options.fixtures ? Cassette.open(options.fixtures, { ...cassetteKeys(options.vendor), writable }) : undefined;
 
   // Rules a cassette was recorded with keep applying, so its fixtures and live requests are masked alike.
   const meta = cassette?.meta;
@@ -239,6 +237,12 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       upstream?.close();
     },
   };
+}
+
+/** How the proxy keys and groups a cassette's interactions (also for tools that write cassettes, like HAR import). */
+export function cassetteKeys(vendor?: string): Pick<OpenOptions, 'keyOf' | 'routeOf'> {
+  const config = matchConfig(vendor);
+  return { keyOf: (r) => matchKey(matchView(r, config)), routeOf: (r) => routeKey(matchView(r, config)) };
 }
 
 /** Method and route template (or the path, off the catalogue): near misses are looked for among these. */

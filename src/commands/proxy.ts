@@ -4,6 +4,7 @@ import { CassetteError } from '../../proxy/cassette.js';
 import { createProxy, type RunningProxy } from '../../proxy/server.js';
 import type { ProxyMode } from '../../proxy/stage.js';
 import { EXIT, UserError } from '../exit-codes.js';
+import { exportHarCommand, exportHarOptions, importHarCommand, importHarOptions } from './har.js';
 
 const MODES = ['record', 'replay', 'record-missing', 'passthrough'] as const satisfies readonly ProxyMode[];
 
@@ -26,7 +27,9 @@ export function proxyOptions(y: Argv) {
     .option('latency', { type: 'string', describe: 'Delay before each answer: milliseconds, or "recorded" for the upstream\'s recorded time' })
     .option('fault-rate', { type: 'number', describe: 'Share of requests (0 to 1) answered with --fault-status instead' })
     .option('fault-status', { type: 'number', default: 500, describe: 'Status code of injected faults' })
-    .option('fault-seed', { type: 'number', default: 0, describe: 'Seed of the fault draws (same seed, same faults)' });
+    .option('fault-seed', { type: 'number', default: 0, describe: 'Seed of the fault draws (same seed, same faults)' })
+    .command('export-har', 'Write a cassette as one HAR 1.2 file (browser devtools, Polly.js)', exportHarOptions, exportHarCommand)
+    .command('import-har', 'Write a HAR 1.2 file into a new cassette, redacted as a recording is', importHarOptions, importHarCommand);
 }
 
 type Args = Awaited<ReturnType<typeof proxyOptions>['argv']>;

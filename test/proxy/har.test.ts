@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { exportHar, importHar, type KeyOf } from '../../proxy/har.js';
+import { exportHar, harCassetteMeta, importHar, type KeyOf } from '../../proxy/har.js';
 import type { Interaction, RecordedRequest } from '../../proxy/interaction.js';
 
 /** A stand-in for the match layer's key: method, path and query. */
@@ -87,6 +87,17 @@ describe('HAR import', () => {
       response: { status: 200, headers: { 'content-type': 'application/json' }, body: { encoding: 'json', json: {} } },
     });
     expect(Object.keys(i!.request.query)).toEqual(['per_page', 'q']);
+  });
+
+  it('carries the cassette\'s identity table in a custom field, and redacts through `prepare` before keying', () => {
+    const meta = { version: 1 as const, salt: 'abc', placeholders: { digest: 'token#1' }, redactHeaders: ['x-api-key'], redactFields: [] };
+    const har = exportHar(CASSETTE, meta);
+    expect(validate(har), JSON.stringify(validate.errors)).toBe(true);
+    expect(harCassetteMeta(JSON.parse(JSON.stringify(har)))).toEqual(meta);
+    expect(harCassetteMeta(exportHar(CASSETTE))).toBeUndefined();
+    const masked = importHar(har, keyOf, { prepare: ({ request, response }) => ({ request: { ...request, path: '/masked' }, response }) });
+    expect(masked[0]!.request.path).toBe('/masked');
+    expect(masked[0]!.key).toBe(keyOf({ ...CASSETTE[0]!.request, path: '/masked' }));
   });
 
   it('refuses a document that is not HAR, naming a broken entry', () => {

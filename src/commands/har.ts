@@ -1,0 +1,102 @@
+/** `conformance proxy export-har` and `import-har`: a cassette as HAR 1.2 (browser devtools, Polly.js), and back. */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import type { Argv } from 'yargs';
+import { bodyBytes } from '../../proxy/body.js';
+import { Cassette, CassetteError } from '../../proxy/cassette.js';
+import { exportHar, harCassetteMeta, importHar, type HarExchange } from '../../proxy/har.js';
+import { ExchangeRedactor, Identities } from '../../proxy/redact.js';
+import { cassetteKeys } from '../../proxy/server.js';
+import { endToEnd } from '../../proxy/upstream.js';
+import { UserError } from '../exit-codes.js';
+import { writeFileAtomic } from '../fs-atomic.js';
+
+/** Headers of HAR from other tools that the proxy never stores either: the connection's, lengths, the decoded text's encoding, the date. */
+const UNSTORED_REQUEST = ['host', 'content-length'];
+const UNSTORED_RESPONSE = ['content-length', 'content-encoding', 'date'];
+
+export function exportHarOptions(y: Argv) {
+  return y
+    .option('fixtures', { type: 'string', demandOption: true, describe: 'Cassette folder to export' })
+    .option('out', { type: 'string', demandOption: true, describe: 'HAR file to write' })
+    .option('vendor', { type: 'string', default: 'service', describe: 'Vendor word the cassette was keyed with' });
+}
+
+export interface ExportHarArgs { fixtures: string; out: string; vendor: string }
+
+export function exportHarCommand(args: ExportHarArgs): void {
+  const cassette = open(args.fixtures, args.vendor, false);
+  // Chronological, and within a key in sequence order, so an import numbers sequences alike.
+  const interactions = cassette.entries().map((e) => e.interaction)
+    .sort((a, b) => a.recordedAt.localeCompare(b.recordedAt) || a.sequence - b.sequence);
+  writeFileAtomic(args.out, `${JSON.stringify(exportHar(interactions, cassette.meta), null, 2)}\n`);
+  process.stdout.write(`${interactions.length} interactions of ${args.fixtures} written to ${args.out}\n`);
+}
+
+export function importHarOptions(y: Argv) {
+  return y
+    .option('har', { type: 'string', demandOption: true, describe: 'HAR 1.2 file to import' })
+    .option('fixtures', { type: 'string', demandOption: true, describe: 'New cassette folder to write (must be empty or absent)' })
+    .option('upstream', { type: 'string', describe: 'API root (origin and prefix) of the recorded server, for HAR from other tools' })
+    .option('vendor', { type: 'string', default: 'service', describe: 'Vendor word in header and media-type names' })
+    .option('redact-header', { type: 'string', array: true, default: [] as string[], describe: 'Also mask this header (repeatable)' })
+    .option('redact-field', { type: 'string', array: true, default: [] as string[], describe: 'Also mask this body field or query parameter (repeatable)' });
+}
+
+export interface ImportHarArgs { har: string; fixtures: string; upstream?: string | undefined; vendor: string; 'redact-header': string[]; 'redact-field': string[] }
+
+export function importHarCommand(args: ImportHarArgs): void {
+  let har: unknown;
+  try {
+    har = JSON.parse(readFileSync(args.har, 'utf8'));
+  } catch (err) {
+    throw new UserError(`${args.har}: cannot read as JSON (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  if (args.upstream !== undefined && !URL.canParse(args.upstream)) throw new UserError(`--upstream is not a URL: ${args.upstream}`);
+  if (existsSync(args.fixtures) && readdirSync(args.fixtures).length) throw new UserError(`${args.fixtures} is not empty: import into a new cassette folder`);
+  const keys = cassetteKeys(args.vendor);
+  let own;
+  try {
+    own = harCassetteMeta(har);
+  } catch (err) {
+    throw new UserError(`${args.har}: ${(err as Error).message}`);
+  }
+  const cassette = open(args.fixtures, args.vendor, true);
+  const meta = cassette.meta;
+  // Our own export is already redacted and brings the identity table live requests are keyed with;
+  // HAR from other tools still holds its secrets and goes through the recorder's redaction.
+  if (own) Object.assign(meta, { salt: own.salt, placeholders: own.placeholders });
+  Object.assign(meta, {
+    redactHeaders: [...new Set([...(own?.redactHeaders ?? []), ...args['redact-header'].map((h) => h.toLowerCase())])].sort(),
+    redactFields: [...new Set([...(own?.redactFields ?? []), ...args['redact-field']])].sort(),
+  });
+  cassette.saveMeta();
+  const redactor = new ExchangeRedactor(new Identities(meta, () => cassette.saveMeta()), { headers: meta.redactHeaders, fields: meta.redactFields });
+  const prepare = own ? undefined : (x: HarExchange): HarExchange => {
+    const query = new URLSearchParams(Object.entries(x.request.query).flatMap(([name, values]) => values.map((v) => [name, v])));
+    const headers = Object.fromEntries(Object.entries(endToEnd(x.request.headers)).filter(([name]) => !UNSTORED_REQUEST.includes(name)));
+    const redacted = redactor.request({ method: x.request.method, path: x.request.path, query, headers, body: bodyBytes(x.request.body) });
+    const stored = Object.fromEntries(Object.entries(endToEnd(x.response.headers)).filter(([name]) => !UNSTORED_RESPONSE.includes(name)));
+    return { request: redacted.request, response: redactor.response(x.response.status, stored, x.response.body, redacted.scrub) };
+  };
+  let count = 0;
+  try {
+    for (const { sequence: _sequence, ...draft } of importHar(har, keys.keyOf, { ...(args.upstream ? { upstream: args.upstream } : {}), ...(prepare ? { prepare } : {}) })) {
+      cassette.add(draft);
+      count++;
+    }
+  } catch (err) {
+    throw new UserError(`${args.har}: ${(err as Error).message}`);
+  }
+  // Reopening validates every file written, as a replay will.
+  open(args.fixtures, args.vendor, false);
+  process.stdout.write(`${count} interactions of ${args.har} written to ${args.fixtures}${own ? '' : ' (redacted)'}\n`);
+}
+
+function open(dir: string, vendor: string, writable: boolean): Cassette {
+  try {
+    return Cassette.open(dir, { ...cassetteKeys(vendor), writable });
+  } catch (err) {
+    if (err instanceof CassetteError) throw new UserError(err.message);
+    throw err;
+  }
+}
