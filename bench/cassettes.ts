@@ -1,0 +1,56 @@
+/**
+ * Synthetic cassettes for the benchmarks: `size` fixture files written straight to a folder, then
+ * opened once writable so the Cassette builds index.json and cassette.json itself, as it does for
+ * files added by hand (adding them one by one through `Cassette.add` would rewrite the whole index
+ * per fixture). Shape `one-route`: one search per fixture, all on GET /search/issues (as a client
+ * test suite full of searches records); `spread`: each fixture on a path of its own, off the
+ * catalogue, so every fixture is alone on its route.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Cassette } from '../proxy/cassette.js';
+import type { Interaction, RecordedRequest } from '../proxy/interaction.js';
+import { matchConfig, matchKey, matchView } from '../proxy/match.js';
+
+/** The upstream the synthetic fixtures claim to come from (never contacted; replay rewrites it). */
+const UPSTREAM = 'http://upstream.invalid';
+export const ACCEPT = 'application/vnd.service+json';
+
+/** The query of fixture `i`; a replayed request for `i` sends exactly this. */
+export const searchQuery = (i: number) => `bench-${i}`;
+
+export type Shape = 'one-route' | 'spread';
+
+export function writeCassette(dir: string, size: number, shape: Shape = 'one-route'): void {
+  const config = matchConfig();
+  for (let i = 0; i < size; i++) {
+    const request: RecordedRequest = shape === 'one-route'
+      ? { method: 'GET', path: '/search/issues', query: { q: [searchQuery(i)] }, headers: { accept: ACCEPT } }
+      : { method: 'GET', path: `/bench/items/${i}`, query: {}, headers: { accept: ACCEPT } };
+    const key = matchKey(matchView(request, config));
+    const interaction: Interaction = {
+      version: 1, key, sequence: 0, recordedAt: '2025-01-01T00:00:00.000Z', upstream: UPSTREAM, request,
+      response: {
+        status: 200,
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+        body: {
+          encoding: 'json',
+          json: {
+            total_count: 1, incomplete_results: false,
+            items: [{ id: 100_000 + i, number: i, title: `Synthetic issue ${i}`, state: 'open', url: `${UPSTREAM}/repos/acme/widgets/issues/${i}` }],
+          },
+        },
+      },
+      durationMs: 5,
+    };
+    const slug = request.path.slice(1).replace(/\//g, '-');
+    writeFileSync(join(dir, `get-${slug}-${key.slice(0, 8)}-000.json`), `${JSON.stringify(interaction, null, 2)}\n`);
+  }
+  // The route function only groups near misses in memory; the index written keys by match key.
+  const opened = Cassette.open(dir, {
+    keyOf: (r) => matchKey(matchView(r, config)),
+    routeOf: (r) => `${r.method} ${r.path}`,
+    writable: true,
+  });
+  if (opened.size !== size) throw new Error(`synthetic cassette holds ${opened.size} interactions, expected ${size}`);
+}
