@@ -1,10 +1,14 @@
 /**
  * A cassette is a folder: one pretty-printed JSON file per interaction, `index.json` (match key →
- * file names in sequence order) and `cassette.json` (the identity salt and placeholders, and the
- * redaction rules it was recorded with). Every write is a whole file renamed into place, the
- * interaction before the index, so a kill at any moment leaves whole, parseable files; a file the
- * index does not know (added by hand, or written just before a kill) makes the index stale and it
- * is rebuilt from the files.
+ * file names in sequence order, and each key's method and path) and `cassette.json` (the identity
+ * salt and placeholders, and the redaction rules it was recorded with). Every write is a whole
+ * file renamed into place, the interaction before the index, so a kill at any moment leaves whole,
+ * parseable files.
+ *
+ * Startup reads the index alone when it is fresh (it lists exactly the files present, none changed
+ * after it), and reads a key's fixtures when the key is first asked for. Otherwise (a file added or
+ * edited by hand, or written just before a kill) every fixture is read, validated and keyed again,
+ * and a writable cassette gets a new index.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,19 +34,33 @@ export interface Entry {
   interaction: Interaction;
 }
 
+type Route = Pick<RecordedRequest, 'method' | 'path'>;
+
 export interface OpenOptions {
-  /** Recomputes an interaction's key from its request (the stored key may predate a hand edit). */
+  /** Computes an interaction's key from its request (the stored key may predate a hand edit). */
   keyOf: (request: RecordedRequest) => string;
-  /** Groups requests for the near-miss report (method and route), so a miss never scans every fixture. */
-  routeOf: (request: RecordedRequest) => string;
+  /** Groups requests for the near-miss report by method and path, so a miss never scans every fixture. */
+  routeOf: (request: Route) => string;
   /** Create the folder if missing and persist the index, meta and new interactions. */
   writable: boolean;
 }
 
+interface IndexFile {
+  version: 1;
+  /** Match key → file names in sequence order. */
+  interactions: Record<string, string[]>;
+  /** Match key → `METHOD path`, so routes are known without reading the fixtures. */
+  requests: Record<string, string>;
+}
+
 export class Cassette {
-  private readonly byKey = new Map<string, Entry[]>();
-  /** Route → the first interaction of each key recorded on it. */
-  private readonly byRoute = new Map<string, Entry[]>();
+  /** Match key → file names in sequence order. */
+  private readonly files = new Map<string, string[]>();
+  private readonly requests = new Map<string, Route>();
+  /** Route → the keys recorded on it. */
+  private readonly routes = new Map<string, Set<string>>();
+  /** File name → the interaction, once read. */
+  private readonly read = new Map<string, Interaction>();
 
   private constructor(readonly dir: string, readonly meta: CassetteMeta, private readonly options: OpenOptions) {}
 
@@ -64,22 +82,22 @@ export class Cassette {
   }
 
   /** Interactions recorded for a key, in sequence order. */
-  get(key: string): readonly Entry[] {
-    return this.byKey.get(key) ?? [];
+  get(key: string): Entry[] {
+    return (this.files.get(key) ?? []).map((file) => ({ file, interaction: this.interaction(file, key) }));
   }
 
   /** The first interaction of every key on a route (see `routeOf`). */
-  near(route: string): readonly Entry[] {
-    return this.byRoute.get(route) ?? [];
+  near(route: string): Entry[] {
+    return [...this.routes.get(route) ?? []].map((key) => this.get(key)[0]!);
   }
 
   entries(): Entry[] {
-    return [...this.byKey.values()].flat();
+    return [...this.files.keys()].flatMap((key) => this.get(key));
   }
 
   get size(): number {
     let n = 0;
-    for (const list of this.byKey.values()) n += list.length;
+    for (const list of this.files.values()) n += list.length;
     return n;
   }
 
@@ -92,47 +110,94 @@ export class Cassette {
    * the key's older recordings (a new recording replaces an old one rather than extending it).
    */
   add(draft: Omit<Interaction, 'sequence'>, restart = false): Entry {
-    const previous = this.get(draft.key);
+    const previous = this.files.get(draft.key) ?? [];
     const sequence = restart ? 0 : previous.length;
     // Spelled out so the file reads version, key, sequence first.
     const { version, key, ...rest } = draft;
     const interaction: Interaction = { version, key, sequence, ...rest };
-    const entry = { file: fileName(interaction), interaction };
-    writeFileAtomic(join(this.dir, entry.file), `${JSON.stringify(interaction, null, 2)}\n`);
-    this.put(entry, restart);
+    const file = fileName(interaction);
+    writeFileAtomic(join(this.dir, file), `${JSON.stringify(interaction, null, 2)}\n`);
+    this.read.set(file, interaction);
+    this.put(key, interaction.request, restart ? [file] : [...previous, file]);
     this.saveIndex();
-    if (restart) for (const old of previous) if (old.file !== entry.file) rmSync(join(this.dir, old.file), { force: true });
-    return entry;
+    if (restart) {
+      for (const old of previous.filter((f) => f !== file)) {
+        rmSync(join(this.dir, old), { force: true });
+        this.read.delete(old);
+      }
+    }
+    return { file, interaction };
+  }
+
+  private interaction(file: string, key: string): Interaction {
+    let found = this.read.get(file);
+    if (!found) {
+      // Only files under a fresh index are read here; they were validated when written.
+      found = { ...parseInteraction(readJson(join(this.dir, file), file), file), key };
+      this.read.set(file, found);
+    }
+    return found;
+  }
+
+  private put(key: string, request: Route, files: string[]): void {
+    this.files.set(key, files);
+    this.requests.set(key, { method: request.method, path: request.path });
+    const route = this.options.routeOf(request);
+    this.routes.set(route, (this.routes.get(route) ?? new Set()).add(key));
   }
 
   private saveIndex(): void {
-    writeFileAtomic(join(this.dir, INDEX_FILE), `${JSON.stringify({ version: 1, interactions: this.index() }, null, 2)}\n`);
+    writeFileAtomic(join(this.dir, INDEX_FILE), `${JSON.stringify(this.index(), null, 2)}\n`);
   }
 
-  /** Loads every fixture (validated, keys recomputed) and rewrites the index when it does not describe them. */
+  private index(): IndexFile {
+    const keys = [...this.files.keys()].sort();
+    return {
+      version: 1,
+      interactions: Object.fromEntries(keys.map((k) => [k, this.files.get(k)!])),
+      requests: Object.fromEntries(keys.map((k) => [k, `${this.requests.get(k)!.method} ${this.requests.get(k)!.path}`])),
+    };
+  }
+
   private load(): void {
-    const files = readdirSync(this.dir).filter((f) => f.endsWith('.json') && !f.startsWith('.') && f !== INDEX_FILE && f !== META_FILE);
-    const loaded = files.map((file): Entry => {
+    const listed = readdirSync(this.dir).filter((f) => f.endsWith('.json') && !f.startsWith('.') && f !== INDEX_FILE && f !== META_FILE);
+    const index = this.freshIndex(listed);
+    if (index) {
+      for (const [key, files] of Object.entries(index.interactions)) {
+        const [method = '', path = ''] = index.requests[key]!.split(' ');
+        this.put(key, { method, path }, files);
+      }
+      return;
+    }
+    const loaded = listed.map((file): Entry => {
       const interaction = parseInteraction(readJson(join(this.dir, file), file), file);
       return { file, interaction: { ...interaction, key: this.options.keyOf(interaction.request) } };
     });
     // Sequence order, then file name for duplicates added by hand.
     loaded.sort((a, b) => a.interaction.sequence - b.interaction.sequence || a.file.localeCompare(b.file));
-    for (const e of loaded) this.put(e, false);
-    if (this.options.writable && JSON.stringify(readIndex(join(this.dir, INDEX_FILE))) !== JSON.stringify(this.index())) this.saveIndex();
+    for (const { file, interaction } of loaded) {
+      this.read.set(file, interaction);
+      this.put(interaction.key, interaction.request, [...this.files.get(interaction.key) ?? [], file]);
+    }
+    if (this.options.writable) this.saveIndex();
   }
 
-  private put(entry: Entry, restart: boolean): void {
-    const { key } = entry.interaction;
-    const previous = this.get(key);
-    this.byKey.set(key, restart ? [entry] : [...previous, entry]);
-    const route = this.options.routeOf(entry.interaction.request);
-    const siblings = (this.byRoute.get(route) ?? []).filter((e) => e.interaction.key !== key);
-    this.byRoute.set(route, [...siblings, restart || !previous.length ? entry : previous[0]!]);
-  }
-
-  private index(): Record<string, string[]> {
-    return Object.fromEntries([...this.byKey].sort(([a], [b]) => a.localeCompare(b)).map(([key, list]) => [key, list.map((e) => e.file)]));
+  /** The index when it describes the files present: the same names, none modified after it was written. */
+  private freshIndex(listed: string[]): IndexFile | undefined {
+    const path = join(this.dir, INDEX_FILE);
+    let index: IndexFile;
+    try {
+      index = JSON.parse(readFileSync(path, 'utf8')) as IndexFile;
+    } catch {
+      return undefined;
+    }
+    if (!isObj(index) || index.version !== 1 || !isObj(index.interactions) || !isObj(index.requests)) return undefined;
+    const indexed = Object.entries(index.interactions);
+    if (!indexed.every(([key, files]) => Array.isArray(files) && files.every((f) => typeof f === 'string') && typeof index.requests[key] === 'string')) return undefined;
+    const names = new Set(indexed.flatMap(([, files]) => files));
+    if (names.size !== listed.length || !listed.every((f) => names.has(f))) return undefined;
+    const written = statSync(path).mtimeMs;
+    return listed.every((f) => statSync(join(this.dir, f)).mtimeMs <= written) ? index : undefined;
   }
 }
 
@@ -152,15 +217,6 @@ function readJson(path: string, name: string): unknown {
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** The stored index, or undefined when missing or malformed (it is only a derived file). */
-function readIndex(path: string): unknown {
-  try {
-    return (JSON.parse(readFileSync(path, 'utf8')) as { interactions?: unknown }).interactions;
-  } catch {
-    return undefined;
-  }
-}
 
 function parseMeta(raw: unknown, file: string): CassetteMeta {
   const strings = (v: unknown) => Array.isArray(v) && v.every((s) => typeof s === 'string');

@@ -4,19 +4,26 @@
  * write), computed from the redacted request so fixtures and live requests key alike.
  */
 import { createHash } from 'node:crypto';
+import { matchEndpoint } from '../spec/catalogue.js';
 import { vendorNames } from '../spec/vendor.js';
 import type { RecordedRequest, StoredBody } from './interaction.js';
 
+/**
+ * Any vendor's names count alike, so a cassette keys the same whatever `--vendor` the proxy runs
+ * with: the version header of every vendor word (X-Service-Api-Version, X-GitHub-Api-Version),
+ * and media types with the vendor word folded (`vnd.github+json` matches `vnd.service+json`).
+ */
 export interface MatchConfig {
-  /** Lower-case names that carry the API version: the configured vendor's, the spec's and the real platform's. */
-  versionHeaders: readonly string[];
-  /** Vendor words folded together in media types (`vnd.github+json` matches `vnd.service+json`). */
-  vendorWords: readonly string[];
+  versionHeader: RegExp;
+  mediaVendor: RegExp;
 }
 
-export function matchConfig(vendor = 'service'): MatchConfig {
-  const words = [...new Set([vendor, 'service', 'github'])];
-  return { versionHeaders: words.map((w) => vendorNames(w).apiVersionHeader.toLowerCase()), vendorWords: words };
+const WORD = 'vendorword';
+
+export function matchConfig(): MatchConfig {
+  // The header's shape comes from spec/vendor.ts, the vendor word left open.
+  const header = vendorNames(WORD).apiVersionHeader.toLowerCase().replace(WORD, '[a-z][a-z0-9-]*');
+  return { versionHeader: new RegExp(`^${header}$`), mediaVendor: /vnd\.[a-z][a-z0-9-]*(?=[.+])/g };
 }
 
 /** The parts of a request that decide its answer, normalized. */
@@ -37,13 +44,13 @@ export function matchView(req: RecordedRequest, config: MatchConfig): MatchView 
   const method = req.method.toUpperCase();
   const query: Record<string, string[]> = {};
   for (const name of Object.keys(req.query).sort()) query[name] = req.query[name] ?? [];
-  const version = config.versionHeaders.map((h) => req.headers[h]).find((v) => v !== undefined) ?? '';
+  const version = Object.entries(req.headers).find(([name]) => config.versionHeader.test(name))?.[1] ?? '';
   const body = READS.has(method) ? undefined : canonicalBody(req.body);
   return {
     method,
-    path: req.path.length > 1 ? req.path.replace(/\/+$/, '') : req.path,
+    path: normalizePath(req.path),
     query,
-    accept: normalizeAccept(req.headers.accept ?? '', config.vendorWords),
+    accept: normalizeAccept(req.headers.accept ?? '', config.mediaVendor),
     version: version.trim(),
     identity: identityOf(req),
     ...(body !== undefined ? { body } : {}),
@@ -61,8 +68,18 @@ export function identityOf(req: RecordedRequest): string | null {
   return auth ? auth.trim().split(/\s+/).pop() ?? null : null;
 }
 
-function normalizeAccept(accept: string, vendorWords: readonly string[]): string {
-  const vendor = new RegExp(`vnd\\.(?:${vendorWords.join('|')})(?=[.+])`, 'g');
+/** Method and route template (or the path, off the catalogue): near misses are looked for among these. */
+export function routeOf(request: Pick<RecordedRequest, 'method' | 'path'>): string {
+  const method = request.method.toUpperCase();
+  const path = normalizePath(request.path);
+  return `${method} ${matchEndpoint(method, path)?.endpoint.path ?? path}`;
+}
+
+function normalizePath(path: string): string {
+  return path.length > 1 ? path.replace(/\/+$/, '') : path;
+}
+
+function normalizeAccept(accept: string, vendor: RegExp): string {
   return accept.split(',')
     .map((t) => (t.split(';')[0] ?? '').trim().toLowerCase().replace(vendor, 'vnd.*'))
     .filter((t) => t && t !== '*/*')

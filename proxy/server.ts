@@ -11,7 +11,7 @@ import { jsonAnswer, type Answer } from './answer.js';
 import { bodyBytes, mapStrings, storeBody } from './body.js';
 import { Cassette, type Entry, type OpenOptions } from './cassette.js';
 import type { RecordedRequest } from './interaction.js';
-import { differences, matchConfig, matchKey, matchView, type MatchView } from './match.js';
+import { differences, matchConfig, matchKey, matchView, routeOf, type MatchView } from './match.js';
 import { ExchangeRedactor, freshIdentityTable, Identities, type Scrubber } from './redact.js';
 import { compose, type Exchange, type ProxyMode, type Source, type Stage } from './stage.js';
 import { builtinStages, type SynthesisOptions } from './stages.js';
@@ -35,7 +35,6 @@ export interface ProxyOptions extends SynthesisOptions {
   host?: string;
   /** The proxy's own path prefix; requests are matched below it. */
   prefix?: string;
-  vendor?: string;
   redactHeaders?: readonly string[];
   redactFields?: readonly string[];
   /** Further stages, run inside the built-in ones (closest to the fixture), outermost first. */
@@ -66,9 +65,9 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
   if (mode !== 'replay' && !options.target) throw new Error(`${mode} mode needs a target URL (--target)`);
   if (mode !== 'passthrough' && !options.fixtures) throw new Error(`${mode} mode needs a fixtures folder (--fixtures)`);
   const prefix = normalizePrefix(options.prefix ?? '');
-  const config = matchConfig(options.vendor);
+  const config = matchConfig();
   const writable = mode === 'record' || mode === 'record-missing';
-  const cassette = options.fixtures ? Cassette.open(options.fixtures, { ...cassetteKeys(options.vendor), writable }) : undefined;
+  const cassette = options.fixtures ? Cassette.open(options.fixtures, { ...cassetteKeys(), writable }) : undefined;
 
   // Rules a cassette was recorded with keep applying, so its fixtures and live requests are masked alike.
   const meta = cassette?.meta;
@@ -195,7 +194,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
   }
 
   function unmatched(view: MatchView): Answer {
-    const nearest = (cassette?.near(routeKey(view)) ?? [])
+    const nearest = (cassette?.near(routeOf(view)) ?? [])
       .map((e) => ({ file: e.file, differences: differences(matchView(e.interaction.request, config), view) }))
       .sort((a, b) => a.differences.length - b.differences.length)
       .slice(0, NEAREST);
@@ -240,14 +239,9 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
 }
 
 /** How the proxy keys and groups a cassette's interactions (also for tools that write cassettes, like HAR import). */
-export function cassetteKeys(vendor?: string): Pick<OpenOptions, 'keyOf' | 'routeOf'> {
-  const config = matchConfig(vendor);
-  return { keyOf: (r) => matchKey(matchView(r, config)), routeOf: (r) => routeKey(matchView(r, config)) };
-}
-
-/** Method and route template (or the path, off the catalogue): near misses are looked for among these. */
-function routeKey(view: MatchView): string {
-  return `${view.method} ${matchEndpoint(view.method, view.path)?.endpoint.path ?? view.path}`;
+export function cassetteKeys(): Pick<OpenOptions, 'keyOf' | 'routeOf'> {
+  const config = matchConfig();
+  return { keyOf: (r) => matchKey(matchView(r, config)), routeOf };
 }
 
 /** Replaces the recorded upstream root with the proxy's own wherever it starts a URL (not a longer port or path segment). */

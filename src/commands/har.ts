@@ -17,14 +17,13 @@ const UNSTORED_RESPONSE = ['content-length', 'content-encoding', 'date'];
 export function exportHarOptions(y: Argv) {
   return y
     .option('fixtures', { type: 'string', demandOption: true, describe: 'Cassette folder to export' })
-    .option('out', { type: 'string', demandOption: true, describe: 'HAR file to write' })
-    .option('vendor', { type: 'string', default: 'service', describe: 'Vendor word the cassette was keyed with' });
+    .option('out', { type: 'string', demandOption: true, describe: 'HAR file to write' });
 }
 
-export interface ExportHarArgs { fixtures: string; out: string; vendor: string }
+export interface ExportHarArgs { fixtures: string; out: string }
 
 export function exportHarCommand(args: ExportHarArgs): void {
-  const cassette = open(args.fixtures, args.vendor, false);
+  const cassette = open(args.fixtures, false);
   // Chronological, and within a key in sequence order, so an import numbers sequences alike.
   const interactions = cassette.entries().map((e) => e.interaction)
     .sort((a, b) => a.recordedAt.localeCompare(b.recordedAt) || a.sequence - b.sequence);
@@ -37,12 +36,11 @@ export function importHarOptions(y: Argv) {
     .option('har', { type: 'string', demandOption: true, describe: 'HAR 1.2 file to import' })
     .option('fixtures', { type: 'string', demandOption: true, describe: 'New cassette folder to write (must be empty or absent)' })
     .option('upstream', { type: 'string', describe: 'API root (origin and prefix) of the recorded server, for HAR from other tools' })
-    .option('vendor', { type: 'string', default: 'service', describe: 'Vendor word in header and media-type names' })
     .option('redact-header', { type: 'string', array: true, default: [] as string[], describe: 'Also mask this header (repeatable)' })
     .option('redact-field', { type: 'string', array: true, default: [] as string[], describe: 'Also mask this body field or query parameter (repeatable)' });
 }
 
-export interface ImportHarArgs { har: string; fixtures: string; upstream?: string | undefined; vendor: string; 'redact-header': string[]; 'redact-field': string[] }
+export interface ImportHarArgs { har: string; fixtures: string; upstream?: string | undefined; 'redact-header': string[]; 'redact-field': string[] }
 
 export function importHarCommand(args: ImportHarArgs): void {
   let har: unknown;
@@ -53,14 +51,14 @@ export function importHarCommand(args: ImportHarArgs): void {
   }
   if (args.upstream !== undefined && !URL.canParse(args.upstream)) throw new UserError(`--upstream is not a URL: ${args.upstream}`);
   if (existsSync(args.fixtures) && readdirSync(args.fixtures).length) throw new UserError(`${args.fixtures} is not empty: import into a new cassette folder`);
-  const keys = cassetteKeys(args.vendor);
+  const keys = cassetteKeys();
   let own;
   try {
     own = harCassetteMeta(har);
   } catch (err) {
     throw new UserError(`${args.har}: ${(err as Error).message}`);
   }
-  const cassette = open(args.fixtures, args.vendor, true);
+  const cassette = open(args.fixtures, true);
   const meta = cassette.meta;
   // Our own export is already redacted and brings the identity table live requests are keyed with;
   // HAR from other tools still holds its secrets and goes through the recorder's redaction.
@@ -88,13 +86,13 @@ export function importHarCommand(args: ImportHarArgs): void {
     throw new UserError(`${args.har}: ${(err as Error).message}`);
   }
   // Reopening validates every file written, as a replay will.
-  open(args.fixtures, args.vendor, false);
+  open(args.fixtures, false);
   process.stdout.write(`${count} interactions of ${args.har} written to ${args.fixtures}${own ? '' : ' (redacted)'}\n`);
 }
 
-function open(dir: string, vendor: string, writable: boolean): Cassette {
+function open(dir: string, writable: boolean): Cassette {
   try {
-    return Cassette.open(dir, { ...cassetteKeys(vendor), writable });
+    return Cassette.open(dir, { ...cassetteKeys(), writable });
   } catch (err) {
     if (err instanceof CassetteError) throw new UserError(err.message);
     throw err;

@@ -19,7 +19,6 @@ export function proxyOptions(y: Argv) {
     .option('port', { type: 'number', default: 8081, describe: 'TCP port (0 picks a free one)' })
     .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to bind' })
     .option('prefix', { type: 'string', default: '', describe: 'Path prefix the proxy serves under, e.g. /api/v3' })
-    .option('vendor', { type: 'string', default: 'service', describe: 'Vendor word in header and media-type names' })
     .option('redact-header', { type: 'string', array: true, default: [] as string[], describe: 'Also mask this header (repeatable)' })
     .option('redact-field', { type: 'string', array: true, default: [] as string[], describe: 'Also mask this body field or query parameter (repeatable)' })
     .option('upstream-timeout', { type: 'number', default: 30_000, describe: 'Milliseconds to wait for the upstream' })
@@ -49,7 +48,7 @@ export async function proxyCommand(args: Args): Promise<void> {
   let running: RunningProxy;
   try {
     running = await createProxy({
-      mode, port: args.port, host: args.host, prefix: args.prefix, vendor: args.vendor,
+      mode, port: args.port, host: args.host, prefix: args.prefix,
       ...(args.target ? { target: args.target } : {}), ...(args.fixtures ? { fixtures: args.fixtures } : {}),
       redactHeaders: args['redact-header'], redactFields: args['redact-field'], upstreamTimeoutMs: args['upstream-timeout'],
       ...(args['core-limit'] !== undefined ? { rateLimits: { coreLimit: args['core-limit'] } } : {}),

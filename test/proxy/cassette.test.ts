@@ -1,5 +1,5 @@
 /** The cassette folder: whole files, an index that follows the files, one-line errors naming a bad fixture. */
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Cassette, CassetteError } from '../../proxy/cassette.js';
@@ -10,6 +10,11 @@ import { tempCassette } from './helpers.js';
 const config = matchConfig();
 const keyOf = (r: RecordedRequest) => matchKey(matchView(r, config));
 const open = (dir: string, writable = true) => Cassette.open(dir, { keyOf, routeOf: (r) => `${r.method} ${r.path}`, writable });
+/** Sets a file's modification time to `seconds` before the index's. */
+const age = (dir: string, file: string, seconds: number) => {
+  const t = statSync(join(dir, 'index.json')).mtime.getTime() / 1000 - seconds;
+  utimesSync(join(dir, file), t, t);
+};
 
 function draft(q: string, status = 200): Omit<Interaction, 'sequence'> {
   const request: RecordedRequest = { method: 'GET', path: '/search/issues', query: { q: [q] }, headers: { accept: 'application/vnd.service+json' } };
@@ -33,6 +38,31 @@ describe('cassette folder', () => {
     expect(text).toContain('\n  "key": ');
     expect(Object.keys(JSON.parse(text)).slice(0, 3)).toEqual(['version', 'key', 'sequence']);
     expect(open(dir, false).get(a.interaction.key).map((e) => e.interaction.response.status)).toEqual([200, 201]);
+  });
+
+  it('with a fresh index reads no fixture at startup, only those of a key asked for', () => {
+    const dir = tempCassette();
+    const c = open(dir);
+    const widget = c.add(draft('widget'));
+    const gadget = c.add(draft('gadget'));
+    // Corrupt a fixture behind the index's back (its time says it predates the index): startup does not notice.
+    writeFileSync(join(dir, gadget.file), '{ not json');
+    age(dir, gadget.file, 10);
+    const lazy = open(dir, false);
+    expect(lazy.size).toBe(2);
+    expect(lazy.get(widget.interaction.key)[0]!.interaction.request.query).toEqual({ q: ['widget'] });
+    expect(() => lazy.get(gadget.interaction.key)).toThrow(`fixture ${gadget.file} in ${dir} is not valid JSON`);
+  });
+
+  it('re-reads and re-keys every fixture when one changed after the index', () => {
+    const dir = tempCassette();
+    const entry = open(dir).add(draft('widget'));
+    const edited = { ...entry.interaction, request: { ...entry.interaction.request, query: { q: ['gadget'] } } };
+    writeFileSync(join(dir, entry.file), JSON.stringify(edited));
+    age(dir, entry.file, -10);
+    const reopened = open(dir, false);
+    expect(reopened.get(entry.interaction.key)).toEqual([]);
+    expect(reopened.get(keyOf(edited.request)).map((e) => e.file)).toEqual([entry.file]);
   });
 
   it('picks up a fixture added by hand (stale index) and a missing index, rebuilding it', () => {

@@ -10,9 +10,9 @@ import { UserError } from '../../src/exit-codes.js';
 import { call, TOKENS } from '../helpers/reference.js';
 import { cassetteFiles, tempCassette } from './helpers.js';
 
-const exportTo = (fixtures: string, out: string) => exportHarCommand({ fixtures, out, vendor: 'service' });
+const exportTo = (fixtures: string, out: string) => exportHarCommand({ fixtures, out });
 const importFrom = (har: string, fixtures: string, upstream?: string) => importHarCommand({
-  har, fixtures, upstream, vendor: 'service', 'redact-header': [], 'redact-field': [],
+  har, fixtures, upstream, 'redact-header': [], 'redact-field': [],
 });
 
 describe('HAR commands', () => {
