@@ -57,7 +57,9 @@ export class Upstream {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('error', (err) => reject(describe(err, url)));
-        res.on('aborted', () => reject(new UpstreamError(`upstream ${url.origin} closed the connection mid-answer`, 'ECONNRESET')));
+        res.on('close', () => {
+          if (!res.complete) reject(new UpstreamError(`upstream ${url.origin} closed the connection mid-answer`, 'ECONNRESET'));
+        });
         res.on('end', () => {
           const headersOut = endToEnd(res.headers);
           let bytes: Buffer = Buffer.concat(chunks);

@@ -74,6 +74,24 @@ describe('a misbehaving upstream', () => {
     }
   });
 
+  it('an answer cut off in the middle of its body becomes a 502 and is not recorded', async () => {
+    const server = createServer((socket) => {
+      socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"partial":'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    const fixturesCut = tempCassette();
+    const cut = await createProxy({ mode: 'record', target: `http://127.0.0.1:${(server.address() as { port: number }).port}`, fixtures: fixturesCut, port: 0 });
+    try {
+      const r = await call(cut.url, '/cut');
+      expect(r.status).toBe(502);
+      expect(r.body.message).toMatch(/closed the connection mid-answer|aborted/);
+      expect(cut.cassette!.size).toBe(0);
+    } finally {
+      await cut.close();
+      server.close();
+    }
+  });
+
   it('a refused connection becomes a 502 with ECONNREFUSED', async () => {
     const port = await freePort();
     const direct = await createProxy({ mode: 'passthrough', target: `http://127.0.0.1:${port}`, port: 0 });
