@@ -18,6 +18,8 @@ import { freshIdentityTable, type IdentityTable } from './redact.js';
 
 export const INDEX_FILE = 'index.json';
 export const META_FILE = 'cassette.json';
+/** How long new interactions may wait for the index to be rewritten. */
+const INDEX_DELAY_MS = 200;
 
 /** A cassette that cannot be used as it is; the message is one line and names the file. */
 export class CassetteError extends Error {}
@@ -61,6 +63,8 @@ export class Cassette {
   private readonly routes = new Map<string, Set<string>>();
   /** File name → the interaction, once read. */
   private readonly read = new Map<string, Interaction>();
+  private indexDirty = false;
+  private indexTimer: NodeJS.Timeout | undefined;
 
   private constructor(readonly dir: string, readonly meta: CassetteMeta, private readonly options: OpenOptions) {}
 
@@ -119,7 +123,7 @@ export class Cassette {
     writeFileAtomic(join(this.dir, file), `${JSON.stringify(interaction, null, 2)}\n`);
     this.read.set(file, interaction);
     this.put(key, interaction.request, restart ? [file] : [...previous, file]);
-    this.saveIndex();
+    this.scheduleIndex();
     if (restart) {
       for (const old of previous.filter((f) => f !== file)) {
         rmSync(join(this.dir, old), { force: true });
@@ -146,7 +150,30 @@ export class Cassette {
     this.routes.set(route, (this.routes.get(route) ?? new Set()).add(key));
   }
 
+  /**
+   * Writes a pending index now. Recording calls it on close; an index left stale by a kill is
+   * harmless, since a stale index is detected on open and rebuilt from the fixture files.
+   */
+  flush(): void {
+    if (this.indexTimer) clearTimeout(this.indexTimer);
+    this.indexTimer = undefined;
+    if (this.indexDirty) this.saveIndex();
+  }
+
+  /** Rewriting the whole index per interaction would make a long recording quadratic: batch it. */
+  private scheduleIndex(): void {
+    this.indexDirty = true;
+    this.indexTimer ??= setTimeout(() => {
+      try {
+        this.flush();
+      } catch {
+        // The folder went away or is full: the stale index is rebuilt from the files on open.
+      }
+    }, INDEX_DELAY_MS).unref();
+  }
+
   private saveIndex(): void {
+    this.indexDirty = false;
     writeFileAtomic(join(this.dir, INDEX_FILE), `${JSON.stringify(this.index(), null, 2)}\n`);
   }
 

@@ -233,6 +233,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       await Promise.allSettled([...inFlight]);
       server.closeAllConnections();
       await closed;
+      cassette?.flush();
       upstream?.close();
     },
   };

@@ -84,6 +84,8 @@ export function importHarCommand(args: ImportHarArgs): void {
     }
   } catch (err) {
     throw new UserError(`${args.har}: ${(err as Error).message}`);
+  } finally {
+    cassette.flush();
   }
   // Reopening validates every file written, as a replay will.
   open(args.fixtures, false);

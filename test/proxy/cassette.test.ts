@@ -31,6 +31,7 @@ describe('cassette folder', () => {
     const c = open(dir);
     const a = c.add(draft('widget'));
     const b = c.add(draft('widget', 201));
+    c.flush();
     expect(a.file).toMatch(/^get-search-issues-[0-9a-f]{8}-000\.json$/);
     expect(b.file).toMatch(/-001\.json$/);
     expect(index(dir)).toEqual({ [a.interaction.key]: [a.file, b.file] });
@@ -45,6 +46,7 @@ describe('cassette folder', () => {
     const c = open(dir);
     const widget = c.add(draft('widget'));
     const gadget = c.add(draft('gadget'));
+    c.flush();
     // Corrupt a fixture behind the index's back (its time says it predates the index): startup does not notice.
     writeFileSync(join(dir, gadget.file), '{ not json');
     age(dir, gadget.file, 10);
@@ -80,6 +82,15 @@ describe('cassette folder', () => {
     rmSync(join(dir, 'index.json'));
     expect(open(dir).size).toBe(2);
     expect(existsSync(join(dir, 'index.json'))).toBe(true);
+  });
+
+  it('an index not yet rewritten after the last additions (a killed recorder) is rebuilt from the files on open', () => {
+    const dir = tempCassette();
+    const c = open(dir);
+    c.add(draft('widget'));
+    c.flush();
+    const late = c.add(draft('gadget'));
+    expect(open(dir, false).get(late.interaction.key).map((e) => e.file)).toEqual([late.file]);
   });
 
   it('refuses a malformed fixture with one line naming the file', () => {
