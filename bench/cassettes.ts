@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Cassette } from '../proxy/cassette.js';
 import type { Interaction, RecordedRequest } from '../proxy/interaction.js';
-import { matchConfig, matchKey, matchView } from '../proxy/match.js';
+import { matchKey, matchView } from '../proxy/match.js';
 
 /** The upstream the synthetic fixtures claim to come from (never contacted; replay rewrites it). */
 const UPSTREAM = 'http://upstream.invalid';
@@ -22,12 +22,11 @@ export const searchQuery = (i: number) => `bench-${i}`;
 export type Shape = 'one-route' | 'spread';
 
 export function writeCassette(dir: string, size: number, shape: Shape = 'one-route'): void {
-  const config = matchConfig();
   for (let i = 0; i < size; i++) {
     const request: RecordedRequest = shape === 'one-route'
       ? { method: 'GET', path: '/search/issues', query: { q: [searchQuery(i)] }, headers: { accept: ACCEPT } }
       : { method: 'GET', path: `/bench/items/${i}`, query: {}, headers: { accept: ACCEPT } };
-    const key = matchKey(matchView(request, config));
+    const key = matchKey(matchView(request));
     const interaction: Interaction = {
       version: 1, key, sequence: 0, recordedAt: '2025-01-01T00:00:00.000Z', upstream: UPSTREAM, request,
       response: {
@@ -48,7 +47,7 @@ export function writeCassette(dir: string, size: number, shape: Shape = 'one-rou
   }
   // The route function only groups near misses in memory; the index written keys by match key.
   const opened = Cassette.open(dir, {
-    keyOf: (r) => matchKey(matchView(r, config)),
+    keyOf: (r) => matchKey(matchView(r)),
     routeOf: (r) => `${r.method} ${r.path}`,
     writable: true,
   });

@@ -8,23 +8,15 @@ import { matchEndpoint } from '../spec/catalogue.js';
 import { vendorNames } from '../spec/vendor.js';
 import type { RecordedRequest, StoredBody } from './interaction.js';
 
-/**
- * Any vendor's names count alike, so a cassette keys the same whatever `--vendor` the proxy runs
- * with: the version header of every vendor word (X-Service-Api-Version, X-GitHub-Api-Version),
- * and media types with the vendor word folded (`vnd.github+json` matches `vnd.service+json`).
- */
-export interface MatchConfig {
-  versionHeader: RegExp;
-  mediaVendor: RegExp;
-}
-
 const WORD = 'vendorword';
-
-export function matchConfig(): MatchConfig {
-  // The header's shape comes from spec/vendor.ts, the vendor word left open.
-  const header = vendorNames(WORD).apiVersionHeader.toLowerCase().replace(WORD, '[a-z][a-z0-9-]*');
-  return { versionHeader: new RegExp(`^${header}$`), mediaVendor: /vnd\.[a-z][a-z0-9-]*(?=[.+])/g };
-}
+/**
+ * Any vendor's names count alike, so a cassette keys the same whatever vendor word its clients
+ * use: the version header of every vendor word (X-Service-Api-Version, X-GitHub-Api-Version; the
+ * shape comes from spec/vendor.ts, the word left open), and media types with the vendor word
+ * folded (`vnd.github+json` matches `vnd.service+json`).
+ */
+const VERSION_HEADER = new RegExp(`^${vendorNames(WORD).apiVersionHeader.toLowerCase().replace(WORD, '[a-z][a-z0-9-]*')}$`);
+const MEDIA_VENDOR = /vnd\.[a-z][a-z0-9-]*(?=[.+])/g;
 
 /** The parts of a request that decide its answer, normalized. */
 export interface MatchView {
@@ -40,17 +32,17 @@ export interface MatchView {
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export function matchView(req: RecordedRequest, config: MatchConfig): MatchView {
+export function matchView(req: RecordedRequest): MatchView {
   const method = req.method.toUpperCase();
   const query: Record<string, string[]> = {};
   for (const name of Object.keys(req.query).sort()) query[name] = req.query[name] ?? [];
-  const version = Object.entries(req.headers).find(([name]) => config.versionHeader.test(name))?.[1] ?? '';
+  const version = Object.entries(req.headers).find(([name]) => VERSION_HEADER.test(name))?.[1] ?? '';
   const body = READS.has(method) ? undefined : canonicalBody(req.body);
   return {
     method,
     path: normalizePath(req.path),
     query,
-    accept: normalizeAccept(req.headers.accept ?? '', config.mediaVendor),
+    accept: normalizeAccept(req.headers.accept ?? '', MEDIA_VENDOR),
     version: version.trim(),
     identity: identityOf(req),
     ...(body !== undefined ? { body } : {}),

@@ -5,13 +5,13 @@
  * with a 404 naming the nearest fixtures.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { matchEndpoint } from '../spec/catalogue.js';
+import { listen, normalizePrefix } from '../src/listen.js';
 import { jsonAnswer, type Answer } from './answer.js';
 import { bodyBytes, mapStrings, storeBody } from './body.js';
 import { Cassette, type Entry, type OpenOptions } from './cassette.js';
 import type { RecordedRequest } from './interaction.js';
-import { differences, matchConfig, matchKey, matchView, routeOf, type MatchView } from './match.js';
+import { differences, matchKey, matchView, routeOf, type MatchView } from './match.js';
 import { ExchangeRedactor, freshIdentityTable, Identities, type Scrubber } from './redact.js';
 import { compose, type Exchange, type ProxyMode, type Source, type Stage } from './stage.js';
 import { builtinStages, type SynthesisOptions } from './stages.js';
@@ -65,7 +65,6 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
   if (mode !== 'replay' && !options.target) throw new Error(`${mode} mode needs a target URL (--target)`);
   if (mode !== 'passthrough' && !options.fixtures) throw new Error(`${mode} mode needs a fixtures folder (--fixtures)`);
   const prefix = normalizePrefix(options.prefix ?? '');
-  const config = matchConfig();
   const writable = mode === 'record' || mode === 'record-missing';
   const cassette = options.fixtures ? Cassette.open(options.fixtures, { ...cassetteKeys(), writable }) : undefined;
 
@@ -105,7 +104,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     const session = headers[SESSION_HEADER] || 'default';
     for (const h of [SESSION_HEADER, 'host', 'content-length']) delete headers[h];
     const redacted = redactor.request({ method, path: below, query: url.searchParams, headers, body: raw });
-    const view = matchView(redacted.request, config);
+    const view = matchView(redacted.request);
     const key = matchKey(view);
     const endpoint = matchEndpoint(method, view.path)?.endpoint;
     const x: Exchange = {
@@ -195,7 +194,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
 
   function unmatched(view: MatchView): Answer {
     const nearest = (cassette?.near(routeOf(view)) ?? [])
-      .map((e) => ({ file: e.file, differences: differences(matchView(e.interaction.request, config), view) }))
+      .map((e) => ({ file: e.file, differences: differences(matchView(e.interaction.request), view) }))
       .sort((a, b) => a.differences.length - b.differences.length)
       .slice(0, NEAREST);
     const query = new URLSearchParams(Object.entries(view.query).flatMap(([k, vs]) => vs.map((v) => [k, v]))).toString();
@@ -214,18 +213,10 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     }).finally(() => inFlight.delete(done));
     inFlight.add(done);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  selfHost = `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
-  const origin = `http://${selfHost}`;
+  const { origin, port } = await listen(server, options.port, options.host);
+  selfHost = new URL(origin).host;
   return {
-    url: `${origin}${prefix}`, origin, port: address.port, mode, stats,
+    url: `${origin}${prefix}`, origin, port, mode, stats,
     ...(cassette ? { cassette } : {}),
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -241,8 +232,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
 
 /** How the proxy keys and groups a cassette's interactions (also for tools that write cassettes, like HAR import). */
 export function cassetteKeys(): Pick<OpenOptions, 'keyOf' | 'routeOf'> {
-  const config = matchConfig();
-  return { keyOf: (r) => matchKey(matchView(r, config)), routeOf };
+  return { keyOf: (r) => matchKey(matchView(r)), routeOf };
 }
 
 /** Replaces the recorded upstream root with the proxy's own wherever it starts a URL (not a longer port or path segment). */
@@ -274,11 +264,6 @@ function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
     req.on('end', () => resolve(size > MAX_BODY ? undefined : Buffer.concat(chunks)));
     req.on('error', reject);
   });
-}
-
-function normalizePrefix(prefix: string): string {
-  const trimmed = prefix.replace(/^\/+|\/+$/g, '');
-  return trimmed ? `/${trimmed}` : '';
 }
 
 function stripPrefix(path: string, prefix: string): string | undefined {

@@ -5,11 +5,11 @@
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { matchEndpoint } from '../spec/catalogue.js';
 import type { RateCategory } from '../spec/limits.js';
 import { vendorNames, type VendorNames } from '../spec/vendor.js';
 import { API_VERSIONS } from '../spec/vocabulary.js';
+import { listen, normalizePrefix } from '../src/listen.js';
 import { authenticate } from './auth.js';
 import { resolveFaults } from './faults.js';
 import { error, type Handler, type HandlerContext, type HandlerResult } from './http.js';
@@ -69,31 +69,18 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     });
   });
   server.keepAliveTimeout = 1000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  origin = `http://${host}:${address.port}`;
+  const bound = await listen(server, options.port, options.host);
+  origin = bound.origin;
   return {
     url: `${origin}${prefix}`,
     origin,
-    port: address.port,
+    port: bound.port,
     state,
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
     }),
   };
-}
-
-function normalizePrefix(prefix: string): string {
-  if (!prefix || prefix === '/') return '';
-  return `/${prefix.replace(/^\/+|\/+$/g, '')}`;
 }
 
 interface Env {

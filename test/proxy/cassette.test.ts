@@ -4,11 +4,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Cassette, CassetteError } from '../../proxy/cassette.js';
 import type { Interaction, RecordedRequest } from '../../proxy/interaction.js';
-import { matchConfig, matchKey, matchView } from '../../proxy/match.js';
+import { matchKey, matchView } from '../../proxy/match.js';
 import { tempCassette } from './helpers.js';
 
-const config = matchConfig();
-const keyOf = (r: RecordedRequest) => matchKey(matchView(r, config));
+const keyOf = (r: RecordedRequest) => matchKey(matchView(r));
 const open = (dir: string, writable = true) => Cassette.open(dir, { keyOf, routeOf: (r) => `${r.method} ${r.path}`, writable });
 /** Sets a file's modification time to `seconds` before the index's. */
 const age = (dir: string, file: string, seconds: number) => {

@@ -1,14 +1,13 @@
 /** The match key: what changes an answer changes the key, what does not leaves it alone. */
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../proxy/interaction.js';
-import { differences, matchConfig, matchKey, matchView, routeOf } from '../../proxy/match.js';
+import { differences, matchKey, matchView, routeOf } from '../../proxy/match.js';
 
-const config = matchConfig();
 const base: RecordedRequest = {
   method: 'GET', path: '/search/issues', query: { q: ['widget'], per_page: ['2'] },
   headers: { accept: 'application/vnd.service+json', authorization: 'Bearer token#1', 'x-service-api-version': '2022-11-28' },
 };
-const key = (r: RecordedRequest) => matchKey(matchView(r, config));
+const key = (r: RecordedRequest) => matchKey(matchView(r));
 const write = (json: unknown): RecordedRequest => ({ ...base, method: 'PUT', path: '/repos/acme/import-target/import', query: {}, body: { encoding: 'json', json } });
 
 describe('match key', () => {
@@ -44,8 +43,8 @@ describe('match key', () => {
   it('groups near misses by route template and names each difference', () => {
     expect(routeOf({ method: 'get', path: '/repos/a/b/import/' })).toBe('GET /repos/{owner}/{repo}/import');
     expect(routeOf({ method: 'GET', path: '/unknown' })).toBe('GET /unknown');
-    const sent = matchView({ ...write({ vcs_url: 'x', extra: true }), headers: {} }, config);
-    expect(differences(matchView(write({ vcs_url: 'y' }), config), sent)).toEqual([
+    const sent = matchView({ ...write({ vcs_url: 'x', extra: true }), headers: {} });
+    expect(differences(matchView(write({ vcs_url: 'y' })), sent)).toEqual([
       { field: 'header accept', recorded: 'application/vnd.*+json' },
       { field: 'header api-version', recorded: '2022-11-28' },
       { field: 'identity', recorded: 'token#1', sent: 'anonymous' },
