@@ -15,14 +15,10 @@ import { differences, matchKey, matchView, routeOf, type MatchView } from './mat
 import { ExchangeRedactor, freshIdentityTable, Identities, type Scrubber } from './redact.js';
 import { compose, type Exchange, type ProxyMode, type Source, type Stage } from './stage.js';
 import { builtinStages, type SynthesisOptions } from './stages.js';
+import { FIXTURE_HEADER, PROXY_HEADER, SESSION_HEADER } from './protocol.js';
 import { endToEnd, Upstream, UpstreamError } from './upstream.js';
 
-/** Request header naming the session whose sequence positions (and synthesized counters) a request uses. */
-export const SESSION_HEADER = 'x-conformance-session';
-/** Response header saying how the proxy answered: replayed, recorded, forwarded, synthesized, unmatched, upstream-error, outside-prefix, error. */
-export const PROXY_HEADER = 'x-conformance-proxy';
-/** Response header naming the fixture file a replayed answer came from. */
-export const FIXTURE_HEADER = 'x-conformance-fixture';
+export { FIXTURE_HEADER, PROXY_HEADER, SESSION_HEADER } from './protocol.js';
 
 export interface ProxyOptions extends SynthesisOptions {
   mode: ProxyMode;

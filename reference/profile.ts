@@ -3,7 +3,7 @@ import type { Profile, ProfileToken, TokenName } from '../src/profile.js';
 import { SCENARIOS } from './areas/imports/plan.js';
 import { DEFAULT_REF } from './areas/code-scanning/corpus.js';
 import { COMMON_KEYWORD, LARGE_FILE_KEYWORD, OFF_BRANCH_KEYWORD } from './areas/search/corpus.js';
-import type { RunningReference } from './server.js';
+import { startReference, type RunningReference } from './server.js';
 
 export function referenceProfile(running: RunningReference, vendor = 'service'): Profile {
   const { world, codeScanning, notifications } = running.state;
@@ -60,4 +60,14 @@ export function referenceProfile(running: RunningReference, vendor = 'service'):
       large_file_keyword: LARGE_FILE_KEYWORD,
     },
   };
+}
+
+/**
+ * The reference's profile aimed at another base URL (`--profile reference`): for targets that
+ * answer as the reference does, such as a proxy replaying a cassette recorded from it.
+ */
+export async function referenceProfileAt(baseUrl: string, vendor = 'service'): Promise<Profile> {
+  const reference = await startReference({ port: 0, vendor });
+  await reference.close();
+  return { ...referenceProfile(reference, vendor), base_url: baseUrl };
 }

@@ -1,7 +1,7 @@
 /**
  * Records the bundled cassette: the reference behind a recording proxy while the whole suite runs
  * through the proxy, writes included. `npm run fixtures:record` replaces fixtures/reference-full-run.
- * A replay of it must be run with the same profile (`referenceProfileAt`), so the same requests are sent.
+ * A replay of it must be run with the same profile (`referenceProfileAt`, `--profile reference`), so the same requests are sent.
  */
 import { rmSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -9,20 +9,12 @@ import { createProxy } from '../proxy/server.js';
 import { referenceProfile } from '../reference/profile.js';
 import { startReference } from '../reference/server.js';
 import { packagePath } from '../src/paths.js';
-import type { Profile } from '../src/profile.js';
 import { runConformance } from '../src/runner.js';
 import type { RunResult } from '../src/model.js';
 
 export const BUNDLED_CASSETTE = packagePath('fixtures', 'reference-full-run');
 /** As in the embedded run: a one-second X-Poll-Interval keeps the polling checks quick. */
 const POLL_INTERVAL_SECONDS = 1;
-
-/** The reference's own profile (its fixed world's tokens and resources), pointed at `baseUrl`. */
-export async function referenceProfileAt(baseUrl: string): Promise<Profile> {
-  const reference = await startReference({ port: 0 });
-  await reference.close();
-  return { ...referenceProfile(reference), base_url: baseUrl };
-}
 
 /** A full run (writes allowed, as against the embedded reference) recorded into `dir`, replacing what it held. */
 export async function recordFullRun(dir: string): Promise<RunResult> {

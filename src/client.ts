@@ -3,7 +3,9 @@
  * pacing from the rate-limit headers and X-Poll-Interval, and the redacted transcript, so no
  * suite can forget them.
  */
+import { randomUUID } from 'node:crypto';
 import { request as undiciRequest } from 'undici';
+import { SESSION_HEADER } from '../proxy/protocol.js';
 import { matchEndpoint } from '../spec/catalogue.js';
 import type { VendorNames } from '../spec/vendor.js';
 import type { ExchangeRecord } from './model.js';
@@ -61,6 +63,8 @@ export class Client {
   private readonly lastPoll = new Map<string, { at: number; interval: number }>();
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
+  /** Each run is its own session on a replaying proxy: sequences and synthesized counters start afresh. */
+  private readonly session = `run-${randomUUID()}`;
   /** Exchanges recorded since the last call of `take()`. */
   private pending: number[] = [];
 
@@ -94,7 +98,9 @@ export class Client {
     const method = (req.method ?? 'GET').toUpperCase();
     const { profile, names } = this.opts;
     const url = `${profile.base_url.replace(/\/+$/, '')}${profile.prefix ?? ''}${req.path}`;
-    const headers: Record<string, string> = { accept: names.mediaType, 'user-agent': 'conformance-suite', ...lower(req.headers ?? {}) };
+    const headers: Record<string, string> = {
+      accept: names.mediaType, 'user-agent': 'conformance-suite', [SESSION_HEADER]: this.session, ...lower(req.headers ?? {}),
+    };
     const as = req.as === undefined ? 'classic' : req.as;
     let authenticated = false;
     if (as && typeof as === 'object') {

@@ -4,6 +4,7 @@ import type { Argv } from 'yargs';
 import { consoleSummary, progressLine } from '../../reports/console.js';
 import { compare, comparisonLines, gateExitCode, loadBaseline, loadExpectations } from '../../reports/gate.js';
 import { writeReports } from '../../reports/write.js';
+import { referenceProfileAt } from '../../reference/profile.js';
 import { requirement } from '../../spec/requirements/index.js';
 import { EXIT, UserError } from '../exit-codes.js';
 import type { RunResult } from '../model.js';
@@ -13,7 +14,7 @@ import { planChecks, runConformance } from '../runner.js';
 export function runOptions(y: Argv) {
   return y
     .option('base-url', { type: 'string', describe: 'API root of the target; without it (and without --profile) the built-in reference is started' })
-    .option('profile', { type: 'string', describe: 'Target profile JSON (see docs/profile.md)' })
+    .option('profile', { type: 'string', describe: 'Target profile JSON (see docs/profile.md), or `reference`: the built-in reference\'s tokens and resources, for a target that answers as it does (e.g. a proxy replaying a cassette recorded from it)' })
     .option('suite', { type: 'string', array: true, describe: 'Run only these suites' })
     .option('grep', { type: 'string', describe: 'Run only checks whose id or title contains this text' })
     .option('exhaust-rate-limit', { type: 'boolean', default: false, describe: 'Also run the check that spends the anonymous search window to see the refusal' })
@@ -34,11 +35,16 @@ export function runOptions(y: Argv) {
 
 type Args = Awaited<ReturnType<typeof runOptions>['argv']>;
 
+/** `--profile reference` names the built-in reference's own profile instead of a file. */
+const BUILTIN_PROFILE = 'reference';
+
 export async function runCommand(args: Args): Promise<void> {
   if (args['base-url'] !== undefined && !/^https?:\/\/[^/]/.test(args['base-url'])) throw new UserError(`--base-url must be an http(s) URL, got "${args['base-url']}"`);
   if (!Number.isInteger(args['max-requests']) || args['max-requests'] < 1) throw new UserError('--max-requests must be a positive integer');
   if (!(args.timeout > 0)) throw new UserError('--timeout must be a positive number of seconds');
-  const profile: Profile | undefined = args.profile ? loadProfile(args.profile) : undefined;
+  if (args.profile === BUILTIN_PROFILE && !args['base-url']) throw new UserError(`--profile ${BUILTIN_PROFILE} needs --base-url (with neither, the built-in reference itself is the target)`);
+  const profile: Profile | undefined = args.profile === BUILTIN_PROFILE ? await referenceProfileAt(args['base-url']!, args.vendor)
+    : args.profile ? loadProfile(args.profile) : undefined;
   const only = args['only-failed'] ? failedIn(args['only-failed']) : undefined;
   if (args['fail-on'] === 'new' && !args.baseline) throw new UserError('--fail-on new needs --baseline');
   const baseline = args.baseline ? { path: args.baseline, report: loadBaseline(args.baseline) } : undefined;

@@ -3,17 +3,20 @@
  * proxy replaying it passes exactly the checks a run against the reference passes, and opens no
  * connection to anything but the proxy. A cassette recorded long ago replays as well as a fresh one.
  */
+import { execFile } from 'node:child_process';
 import dc from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INDEX_FILE, META_FILE } from '../../proxy/cassette.js';
 import { createProxy } from '../../proxy/server.js';
-import { referenceProfile } from '../../reference/profile.js';
+import { referenceProfile, referenceProfileAt } from '../../reference/profile.js';
 import { startReference } from '../../reference/server.js';
-import { BUNDLED_CASSETTE, referenceProfileAt } from '../../scripts/record-fixtures.js';
+import { BUNDLED_CASSETTE } from '../../scripts/record-fixtures.js';
 import type { RunResult } from '../../src/model.js';
+import { packagePath } from '../../src/paths.js';
 import { runConformance, type RunOptions } from '../../src/runner.js';
 import { tempCassette } from './helpers.js';
 
@@ -51,6 +54,27 @@ describe('the bundled cassette', () => {
     expect(ids(result, 'pass')).toEqual(ids(live, 'pass'));
     expect(ids(result, 'pass').length).toBeGreaterThan(100);
     expect(foreign).toEqual([]);
+  }, 120_000);
+});
+
+describe('the bundled cassette from the command line', () => {
+  it('passes run after run against one replaying proxy with --profile reference: each run is a session of its own', async () => {
+    const proxy = await createProxy({ mode: 'replay', fixtures: BUNDLED_CASSETTE });
+    const reports = mkdtempSync(join(tmpdir(), 'replay-cli-'));
+    const run = () => new Promise<{ code: number; stdout: string }>((resolve) => {
+      execFile(process.execPath, [packagePath('bin', 'conformance.js'), '--base-url', proxy.url, '--profile', 'reference', '--allow-writes', '--quiet', '--report-dir', reports],
+        (err, stdout) => resolve({ code: err ? Number(err.code) : 0, stdout }));
+    });
+    try {
+      for (const attempt of [1, 2]) {
+        const { code, stdout } = await run();
+        expect(code, `run ${attempt}:\n${stdout}`).toBe(0);
+        expect(stdout).toMatch(/\b0 failed\b/);
+      }
+      expect(proxy.stats.unmatched).toBe(0);
+    } finally {
+      await proxy.close();
+    }
   }, 120_000);
 });
 
