@@ -5,17 +5,14 @@
  * differently; every secret value seen is also scrubbed from the rest of the exchange (an echo).
  */
 import { randomBytes, scryptSync } from 'node:crypto';
-import { SECRET_FIELDS, SECRET_HEADERS } from '../src/redact.js';
+import { MASK, MIN_SECRET_LENGTH, SECRET_FIELDS, SECRET_HEADERS } from '../src/redact.js';
 import { mapStrings, storeBody } from './body.js';
 import type { RecordedRequest, RecordedResponse, StoredBody } from './interaction.js';
 
-export const MASK = '[REDACTED]';
 const PEM_MASK = '[REDACTED PRIVATE KEY]';
 const PEM = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----/g;
 /** Query parameters that carry credentials; their values become identity placeholders. */
-export const SECRET_QUERY_PARAMS = ['access_token', 'token', 'client_secret', 'private_token', 'api_key'];
-/** Shorter values are not scrubbed from free text: they would mangle unrelated words. */
-const MIN_SCRUB = 4;
+const SECRET_QUERY_PARAMS = ['access_token', 'token', 'client_secret', 'private_token', 'api_key'];
 
 /** Per-cassette salt and the placeholders handed out, by salted digest of the secret (never the secret). */
 export interface IdentityTable {
@@ -53,7 +50,7 @@ export class Scrubber {
   private pairs: [string, string][] = [];
 
   add(secret: string, replacement: string): void {
-    if (secret.length < MIN_SCRUB || this.pairs.some(([s]) => s === secret)) return;
+    if (secret.length < MIN_SECRET_LENGTH || this.pairs.some(([s]) => s === secret)) return;
     this.pairs.push([secret, replacement]);
     // Longest first, so a secret containing another is replaced whole.
     this.pairs.sort((a, b) => b[0].length - a[0].length);
@@ -129,7 +126,7 @@ export class ExchangeRedactor {
         });
       } else query[name] = values;
     }
-    const body = storeBody(live.body, live.headers['content-type']);
+    const body = this.exposeFields(storeBody(live.body, live.headers['content-type']));
     this.collectFields(body, scrub);
     for (const [name, value] of Object.entries(live.headers)) if (!(name in headers)) headers[name] = scrub.text(value);
     for (const values of Object.values(query)) values.forEach((v, i) => { values[i] = scrub.text(v); });
@@ -141,13 +138,34 @@ export class ExchangeRedactor {
     };
   }
 
-  response(status: number, liveHeaders: Record<string, string>, body: StoredBody | undefined, scrub: Scrubber): RecordedResponse {
+  response(status: number, liveHeaders: Record<string, string>, stored: StoredBody | undefined, scrub: Scrubber): RecordedResponse {
+    const body = this.exposeFields(stored);
     this.collectFields(body, scrub);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(liveHeaders)) if (this.headers.has(name)) for (const s of secretParts(name, value)) scrub.add(s, MASK);
     for (const [name, value] of Object.entries(liveHeaders)) headers[name] = this.headers.has(name) ? MASK : scrub.text(value);
     const redacted = this.cleanBody(body, scrub);
     return { status, headers: sortKeys(headers), ...(redacted ? { body: redacted } : {}) };
+  }
+
+  /**
+   * JSON under another content type (`curl -d` declares a form) is stored as text, where its secret
+   * fields would go unseen: such a body holding one is stored as JSON, so the field is masked.
+   */
+  private exposeFields(body: StoredBody | undefined): StoredBody | undefined {
+    if (body?.encoding !== 'text') return body;
+    let json: unknown;
+    try {
+      json = JSON.parse(body.text);
+    } catch {
+      return body;
+    }
+    return this.holdsField(json) ? { encoding: 'json', json } : body;
+  }
+
+  private holdsField(value: unknown): boolean {
+    if (Array.isArray(value)) return value.some((v) => this.holdsField(v));
+    return !!value && typeof value === 'object' && Object.entries(value).some(([k, v]) => this.fields.has(k) || this.holdsField(v));
   }
 
   /** Values of secret fields are secrets wherever else they appear (an echo in another field or a message). */

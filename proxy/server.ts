@@ -62,6 +62,9 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
   if (mode !== 'passthrough' && !options.fixtures) throw new Error(`${mode} mode needs a fixtures folder (--fixtures)`);
   const prefix = normalizePrefix(options.prefix ?? '');
   const writable = mode === 'record' || mode === 'record-missing';
+  // Before the cassette, so a bad target or timeout leaves no new fixtures folder behind.
+  const upstream = options.target ? new Upstream(options.target, options.upstreamTimeoutMs ?? 30_000) : undefined;
+  const upstreamBase = upstream?.root ?? '';
   const cassette = options.fixtures ? Cassette.open(options.fixtures, { ...cassetteKeys(), writable }) : undefined;
 
   // Rules a cassette was recorded with keep applying, so its fixtures and live requests are masked alike.
@@ -76,8 +79,6 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
   }
   const identities = new Identities(meta ?? freshIdentityTable(), () => cassette?.saveMeta());
   const redactor = new ExchangeRedactor(identities, rules);
-  const upstream = options.target ? new Upstream(options.target, options.upstreamTimeoutMs ?? 30_000) : undefined;
-  const upstreamBase = options.target?.replace(/\/+$/, '') ?? '';
   const stats = { fixture: 0, upstream: 0, unmatched: 0, 'upstream-error': 0, recorded: 0 };
   /** Per session, per key: how many times the key has been replayed. */
   const positions = new Map<string, Map<string, number>>();
@@ -220,8 +221,11 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       await Promise.allSettled([...inFlight]);
       server.closeAllConnections();
       await closed;
-      cassette?.flush();
-      upstream?.close();
+      try {
+        cassette?.flush();
+      } finally {
+        upstream?.close();
+      }
     },
   };
 }

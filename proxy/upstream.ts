@@ -36,10 +36,17 @@ export class UpstreamError extends Error {
 export class Upstream {
   private readonly agent: HttpAgent;
   private readonly base: URL;
+  /** The API root without credentials and trailing slash: what fixtures record and replay rewrites. */
+  readonly root: string;
 
   constructor(target: string, private readonly timeoutMs: number) {
     this.base = new URL(target);
     if (this.base.protocol !== 'http:' && this.base.protocol !== 'https:') throw new Error(`--target must be an http or https URL, got ${target}`);
+    if (!(timeoutMs > 0)) throw new Error(`upstream timeout must be a positive number of milliseconds, got ${timeoutMs}`);
+    const root = new URL(this.base);
+    root.username = '';
+    root.password = '';
+    this.root = root.href.replace(/\/+$/, '');
     this.agent = this.base.protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
   }
 

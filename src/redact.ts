@@ -1,14 +1,16 @@
 /** Secrets never reach a transcript, a report or a log: values known to be secret, and fields named as such. */
 export const SECRET_FIELDS = ['vcs_password', 'vcs_username', 'password', 'client_secret', 'private_key', 'access_token', 'token'];
 export const SECRET_HEADERS = ['authorization', 'cookie', 'set-cookie', 'proxy-authorization'];
-const MASK = '[REDACTED]';
+export const MASK = '[REDACTED]';
+/** Shorter secrets are not removed from free text: they would mangle unrelated words. */
+export const MIN_SECRET_LENGTH = 4;
 
 export class Redactor {
   private readonly secrets: string[];
 
   constructor(secrets: readonly string[], private readonly fields: readonly string[] = SECRET_FIELDS) {
     // Longest first, so a secret containing another is masked whole.
-    this.secrets = [...new Set(secrets.filter((s) => s.length >= 4))].sort((a, b) => b.length - a.length);
+    this.secrets = [...new Set(secrets.filter((s) => s.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length);
   }
 
   text(value: string): string {

@@ -43,6 +43,7 @@ export async function proxyCommand(args: Args): Promise<void> {
   if (mode !== 'passthrough' && !args.fixtures) throw new UserError(`--${mode} needs --fixtures DIR`);
   const latency = args.latency === undefined ? undefined : args.latency === 'recorded' ? 'recorded' as const : Number(args.latency);
   if (typeof latency === 'number' && !(latency >= 0)) throw new UserError(`--latency must be milliseconds or "recorded", got ${args.latency}`);
+  if (!(args['upstream-timeout'] > 0)) throw new UserError(`--upstream-timeout must be a positive number of milliseconds, got ${args['upstream-timeout']}`);
   if (args['core-limit'] !== undefined && !(Number.isInteger(args['core-limit']) && args['core-limit'] > 0)) throw new UserError(`--core-limit must be a positive integer, got ${args['core-limit']}`);
   const fault = args['fault-rate'] === undefined ? undefined : { rate: args['fault-rate'], status: args['fault-status'], seed: args['fault-seed'] };
   let running: RunningProxy;

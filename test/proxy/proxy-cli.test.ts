@@ -106,6 +106,7 @@ describe('conformance proxy', () => {
       [['--replay', '--fixtures', malformed.replace(/fixtures$/, ''), '--port', busy], new RegExp(`port ${busy} on 127\\.0\\.0\\.1 is already in use`)],
       [['--record', '--target', 'not a url', '--fixtures', 'x'], /--target is not a URL/],
       [['--replay', '--fixtures', 'x', '--latency', 'soon'], /--latency must be milliseconds or "recorded"/],
+      [['--passthrough', '--target', reference.url, '--port', '0', '--upstream-timeout', 'soon'], /--upstream-timeout must be a positive number of milliseconds/],
     ];
     for (const [args, message] of cases) {
       const r = run(...args);

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ExchangeRedactor, freshIdentityTable, Identities } from '../../proxy/redact.js';
 import { createProxy, PROXY_HEADER, type RunningProxy } from '../../proxy/server.js';
 import { startReference, type RunningReference } from '../../reference/server.js';
 import { call, TOKENS, type CallOptions, type Reply } from '../helpers/reference.js';
@@ -99,5 +100,61 @@ describe('redaction while recording', () => {
       const note = { ...SCRIPT.at(-1)![1].body as object, note: 'another-note' };
       expect((await call(replay.url, '/notifications/threads/1/subscription', { method: 'PUT', body: note })).headers[PROXY_HEADER]).toBe('replayed');
     });
+  });
+});
+
+describe('redaction of what the declared types hide', () => {
+  const redactor = () => new ExchangeRedactor(new Identities(freshIdentityTable()), { headers: [], fields: [] });
+  const put = (contentType: string, body: string) => ({
+    method: 'PUT', path: '/repos/acme/import-target/import', query: new URLSearchParams(), headers: { 'content-type': contentType }, body: Buffer.from(body),
+  });
+
+  it('masks secret fields of JSON sent under another content type (curl -d declares a form), in requests and responses', () => {
+    const json = JSON.stringify({ vcs_url: 'https://svn.example.invalid/x', vcs_username: VCS_USERNAME, vcs_password: VCS_PASSWORD });
+    for (const type of ['application/x-www-form-urlencoded', 'text/plain']) {
+      const r = redactor();
+      const { request, scrub } = r.request(put(type, json));
+      const response = r.response(201, { 'content-type': type }, { encoding: 'text', text: json }, scrub);
+      for (const stored of [JSON.stringify(request), JSON.stringify(response)]) {
+        expect(stored, type).not.toContain(VCS_PASSWORD);
+        expect(stored, type).not.toContain(VCS_USERNAME);
+      }
+      // Keyed alike on replay: the same live request redacts to the same stored request.
+      expect(redactor().request(put(type, json)).request.body).toEqual(request.body);
+    }
+  });
+
+  it('leaves text without secret fields as it was sent', () => {
+    const { request } = redactor().request(put('text/plain', '{ "vcs_url": "x" }'));
+    expect(request.body).toEqual({ encoding: 'text', text: '{ "vcs_url": "x" }' });
+  });
+});
+
+describe('credentials in the target URL', () => {
+  const SECRET = 'target-password-8e3f';
+  let reference: RunningReference;
+  beforeAll(async () => {
+    reference = await startReference({ port: 0 });
+  });
+  afterAll(() => reference.close());
+
+  it('never reach a fixture, and the recorded address is still rewritten on replay', async () => {
+    const fixtures = tempCassette();
+    const target = reference.url.replace('http://', `http://ada:${SECRET}@`);
+    const recorder = await createProxy({ mode: 'record', target, fixtures, port: 0 });
+    expect((await call(recorder.url, '/search/issues?q=widget&per_page=1')).status).toBe(200);
+    await recorder.close();
+    for (const { name, text } of cassetteFiles(fixtures)) {
+      expect(text.includes(SECRET), name).toBe(false);
+      expect(text.includes('ada:'), name).toBe(false);
+    }
+    const replay = await createProxy({ mode: 'replay', fixtures, port: 0 });
+    try {
+      const r = await call(replay.url, '/search/issues?q=widget&per_page=1');
+      expect(r.headers[PROXY_HEADER]).toBe('replayed');
+      expect(r.text).not.toContain(`127.0.0.1:${reference.port}`);
+    } finally {
+      await replay.close();
+    }
   });
 });

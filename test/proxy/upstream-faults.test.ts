@@ -105,6 +105,12 @@ describe('a misbehaving upstream', () => {
     }
   });
 
+  it('refuses an upstream timeout that is not a positive number when created, not on every request', async () => {
+    for (const upstreamTimeoutMs of [Number.NaN, -1, 0]) {
+      await expect(createProxy({ mode: 'passthrough', target: UPSTREAM, port: 0, upstreamTimeoutMs })).rejects.toThrow(/upstream timeout must be a positive number of milliseconds/);
+    }
+  });
+
   /** The one fixture whose file name starts with `prefix`. */
   function stored(prefix: string) {
     const files = cassetteFiles(fixtures).filter((f) => f.name.startsWith(prefix));
