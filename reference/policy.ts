@@ -1,12 +1,11 @@
 /** Per-endpoint admission: token kinds, classic scopes, fine-grained/app permissions, single sign-on. */
 import { createHash } from 'node:crypto';
 import type { Endpoint } from '../spec/catalogue.js';
+import { LEVEL_RANK } from '../spec/permissions.js';
 import type { VendorNames } from '../spec/vendor.js';
 import { ssoBlocks } from './access.js';
 import { error, type Caller, type HandlerResult } from './http.js';
 import type { Token, World } from './world.js';
-
-const LEVEL = { read: 1, write: 2, admin: 3 } as const;
 
 /** Faults that stop one permission from being enforced, by permission name. */
 const IGNORED: Record<string, string> = { security_events: 'permissions-security-events-ignored', contents: 'permissions-contents-ignored' };
@@ -25,7 +24,7 @@ function holds(token: Token, need: NonNullable<Endpoint['permission']>, fault: (
   const held = token.permissions?.[need.name];
   if (!held) return false;
   if (need.name === 'security_events' && fault('permissions-read-admits-write')) return true;
-  return LEVEL[held] >= LEVEL[need.access];
+  return LEVEL_RANK[held] >= LEVEL_RANK[need.access];
 }
 
 /** Returns a refusal, or undefined when the caller may call the endpoint. */

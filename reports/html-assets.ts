@@ -62,7 +62,7 @@ table.suites { width: 100%; border-collapse: collapse; background: var(--panel);
 .suites thead th { color: var(--muted); font-size: 12px; font-weight: 600; text-transform: uppercase; letter-spacing: .05em; background: var(--soft); }
 .suites tbody tr:last-child > * { border-bottom: 0; }
 .suites td.n, .suites th.n { text-align: right; font-variant-numeric: tabular-nums; width: 64px; }
-.suites td.zero { color: var(--line); }
+.suites td.zero { color: var(--muted); }
 .suites td.n.o-fail:not(.zero) { color: var(--fail); font-weight: 700; }
 .link { border: 0; background: none; padding: 0; color: var(--accent); cursor: pointer; font-weight: 600; }
 .link:hover { text-decoration: underline; }

@@ -25,9 +25,9 @@ call, with which permission and access level. Every row of the spec appears once
 - **UAT only** \`[U]\`: only a user access token may call the endpoint, not an installation access token.
 - **Multiple permissions** \`[+]\`: several permissions are required, or a different permission may be
   used. "listed twice" marks rows the spec lists twice; they are kept once.
-- **Permission** is the name X-Accepted-Service-Permissions would carry. The spec shows it only for
-  \`contents\` and \`security_events\`; the others are the category in snake case, prefixed
-  \`organization_\` for organization permissions.
+- **Permission** is the name X-Accepted-Service-Permissions is expected to carry. The spec names only
+  \`security_events\` and Contents, in prose (the suite compares names without regard to case); the
+  others are the category in snake case, prefixed \`organization_\` for organization permissions.
 - Not shown by the spec: the categories after Contents, the read rows of Contents, and whether write
   access implies read access.
 - From the Authentication prose rather than the matrix: code scanning alerts need \`security_events\`

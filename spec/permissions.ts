@@ -18,6 +18,9 @@ import type { Method } from './catalogue.js';
 
 export type Level = 'read' | 'write' | 'admin';
 
+/** Access levels in order, to tell a lower level from a higher one. */
+export const LEVEL_RANK: Readonly<Record<Level, number>> = { read: 1, write: 2, admin: 3 };
+
 export interface MatrixRow {
   /** As the spec heads it, e.g. `Organization permissions: Administration`. */
   category: string;

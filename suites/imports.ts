@@ -24,7 +24,7 @@ const RESTING = ['complete', 'auth_failed', 'error', 'detection_needs_auth', 'de
 const MAX_POLLS = 40;
 const MAX_WAIT_MS = 60_000;
 
-const importPath = (t: CheckContext, repo = t.resources.import_repo!) => `/repos/${repo}/import`;
+export const importPath = (t: CheckContext, repo = t.resources.import_repo!) => `/repos/${repo}/import`;
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function url(t: CheckContext, course: string): string {

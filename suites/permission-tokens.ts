@@ -3,7 +3,7 @@
  * an X-Accepted-<Vendor>-Permissions value is judged against what an endpoint needs.
  */
 import type { Endpoint } from '../spec/catalogue.js';
-import type { Level } from '../spec/permissions.js';
+import { LEVEL_RANK } from '../spec/permissions.js';
 import type { Reply } from '../src/client.js';
 import type { Profile, TokenName } from '../src/profile.js';
 import type { CheckContext } from '../src/suite.js';
@@ -12,7 +12,6 @@ export type Need = NonNullable<Endpoint['permission']>;
 
 /** The profile's tokens that carry permissions rather than scopes. */
 export const PERMISSION_TOKENS = ['fine_grained', 'fine_grained_bare', 'app_user', 'app_installation'] as const satisfies readonly TokenName[];
-const RANK: Record<Level, number> = { read: 1, write: 2, admin: 3 };
 
 const declared = (profile: Profile, token: TokenName) => profile.tokens?.[token]?.permissions;
 
@@ -21,7 +20,7 @@ export function lacking(profile: Profile, need: Need): TokenName[] {
   return PERMISSION_TOKENS.filter((n) => {
     const permissions = declared(profile, n);
     const level = permissions?.[need.name];
-    return permissions !== undefined && (!level || RANK[level] < RANK[need.access]);
+    return permissions !== undefined && (!level || LEVEL_RANK[level] < LEVEL_RANK[need.access]);
   });
 }
 
@@ -43,8 +42,9 @@ export function judgeHeader(t: CheckContext, e: Endpoint, reply: Reply, absent: 
   const what = `${e.method} ${e.path}`;
   const header = reply.headers[name.toLowerCase()];
   if (header === undefined) return t[absent](`${what}: no ${name} header (status ${reply.status})`);
-  const named = header.split(/[,;]/).map((entry) => entry.trim().split('=').map((s) => s.trim()))
-    .filter(([permission]) => permission === need.name);
+  // The spec spells the permission "Contents" in prose and security_events in code: case is not compared.
+  const named = header.toLowerCase().split(/[,;]/).map((entry) => entry.trim().split('=').map((s) => s.trim()))
+    .filter(([permission]) => permission === need.name.toLowerCase());
   if (!named.length) return t.fail(`${what}: ${name} is "${header}", which does not name ${need.name}`);
   if (named.some(([, level]) => level === need.access)) return;
   // The spec does not show the header's format: a bare name is information, a wrong level is not.

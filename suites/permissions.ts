@@ -11,7 +11,8 @@ import { PERMISSION_MATRIX } from '../spec/permissions.js';
 import type { Reply } from '../src/client.js';
 import type { TokenName } from '../src/profile.js';
 import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
-import { start, url } from './imports.js';
+import { patchAlert } from './code-scanning.js';
+import { importPath, start, url } from './imports.js';
 import { describeNeed, holding, judgeHeader, lacking, PERMISSION_TOKENS, type Need } from './permission-tokens.js';
 
 const inScope = (area: Endpoint['area']) => CATALOGUE.filter((e) => e.area === area && e.permission);
@@ -24,7 +25,9 @@ const IMPORTS = inScope('imports').sort((a, b) => IMPORT_ORDER.indexOf(a.method)
 const UAT_ONLY = IMPORTS.filter((e) => PERMISSION_MATRIX.some((r) => r.uatOnly && r.method === e.method && r.path === e.path));
 
 const need = (e: Endpoint): Need => e.permission!;
+/** "Without a token or with insufficient permissions the answer is 404 or 403" (document 1, Authentication). */
 const isRefusal = (status: number) => status === 403 || status === 404;
+const NOT_REFUSED = 'not 404 or 403 (document 1: "with insufficient permissions the answer is 404 or 403")';
 const DISMISS = { state: 'dismissed', dismissed_reason: "won't fix" };
 
 function noToken(t: CheckContext, what: string): never {
@@ -56,18 +59,6 @@ async function openAlertPath(t: CheckContext): Promise<string> {
   return fill(t, ALERT_UPDATE, alertValues(t, number))!;
 }
 
-/** A PATCH of the alert; an admitted dismissal is journaled, so the alert is reopened at the end of the run. */
-async function patchAlert(t: CheckContext, path: string, body: object, as: TokenName): Promise<Reply> {
-  const r = await t.request({ method: 'PATCH', path, body, as });
-  if (r.status === 200 && (r.json as { state?: string } | undefined)?.state === 'dismissed') {
-    t.journal.record(`alert ${path} dismissed`, async () => {
-      const back = await t.client.send({ method: 'PATCH', path, body: { state: 'open' } });
-      if (back.status !== 200) throw new Error(`reopening answered ${back.status}`);
-    });
-  }
-  return r;
-}
-
 interface ImportProbe { endpoint: Endpoint; path: string; as: TokenName; reply: Reply }
 
 /**
@@ -78,7 +69,7 @@ async function probeImports(t: CheckContext, endpoints: readonly Endpoint[], tok
   const startBody = { vcs: 'subversion', vcs_url: url(t, 'ok') };
   const started = await start(t, startBody);
   if (started.status !== 201) return t.skip('inconclusive', `no import to probe: PUT /import answered ${started.status}`);
-  const base = `/repos/${t.resources.import_repo}/import`;
+  const base = importPath(t);
   const authors = await t.request({ path: `${base}/authors` });
   const author = Array.isArray(authors.json) ? (authors.json[0] as { id?: number } | undefined)?.id : undefined;
   const values = { ...ownerRepo(t.resources.import_repo!), author_id: author };
@@ -111,7 +102,7 @@ const codeScanningChecks: CheckSpec[] = [
         if (!path) continue;
         for (const as of tokens) {
           const r = await t.request({ path, as });
-          if (!isRefusal(r.status)) t.fail(`GET ${path} as ${as} (without ${describeNeed(need(e))}) answered ${r.status}`);
+          if (!isRefusal(r.status)) t.fail(`GET ${path} as ${as} (without ${describeNeed(need(e))}) answered ${r.status}, ${NOT_REFUSED}`);
         }
       }
     },
@@ -145,7 +136,7 @@ const codeScanningChecks: CheckSpec[] = [
       const path = await openAlertPath(t);
       for (const as of refused) {
         const r = await patchAlert(t, path, DISMISS, as);
-        if (!isRefusal(r.status)) t.fail(`PATCH ${path} as ${as} (without ${describeNeed(need(ALERT_UPDATE))}) answered ${r.status}`);
+        if (!isRefusal(r.status)) t.fail(`PATCH ${path} as ${as} (without ${describeNeed(need(ALERT_UPDATE))}) answered ${r.status}, ${NOT_REFUSED}`);
       }
       for (const as of admitted) {
         if (!t.expectStatus(await patchAlert(t, path, DISMISS, as), [200], `dismissing as ${as}`)) continue;
@@ -185,7 +176,7 @@ const importChecks: CheckSpec[] = [
     async run(t) {
       if (!IMPORTS.some((e) => lacking(t.profile, need(e)).length)) return noToken(t, 'without contents');
       for (const p of await probeImports(t, IMPORTS, (e) => lacking(t.profile, need(e)))) {
-        if (!isRefusal(p.reply.status)) t.fail(`${p.endpoint.method} ${p.path} as ${p.as} (without ${describeNeed(need(p.endpoint))}) answered ${p.reply.status}`);
+        if (!isRefusal(p.reply.status)) t.fail(`${p.endpoint.method} ${p.path} as ${p.as} (without ${describeNeed(need(p.endpoint))}) answered ${p.reply.status}, ${NOT_REFUSED}`);
       }
     },
   },
@@ -198,7 +189,7 @@ const importChecks: CheckSpec[] = [
         return t.skip('missing-token', `tokens.app_installation.permissions does not declare ${describeNeed(need(UAT_ONLY[0]!))}, so a refusal would not show the [U] rule`);
       }
       for (const p of await probeImports(t, UAT_ONLY, (e) => (holds(e) ? ['app_installation'] : []))) {
-        if (!isRefusal(p.reply.status)) t.fail(`${p.endpoint.method} ${p.path} ([U]) as app_installation answered ${p.reply.status}`);
+        if (!isRefusal(p.reply.status)) t.fail(`${p.endpoint.method} ${p.path} ([U]) as app_installation answered ${p.reply.status}, ${NOT_REFUSED}`);
       }
     },
   },

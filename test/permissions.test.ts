@@ -8,6 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { PERMISSIONS_DOC, renderPermissionsDoc } from '../scripts/permissions-doc.js';
 import { CATALOGUE } from '../spec/catalogue.js';
 import { MATRIX_CATEGORIES, PERMISSION_MATRIX, type MatrixRow } from '../spec/permissions.js';
+import { vendorNames } from '../spec/vendor.js';
+import type { Client, Reply } from '../src/client.js';
+import type { Journal } from '../src/journal.js';
+import type { Profile } from '../src/profile.js';
+import { CheckContext } from '../src/suite.js';
+import { permissionsSuite } from '../suites/permissions.js';
+import { judgeHeader } from '../suites/permission-tokens.js';
 
 /**
  * Counted by hand from the spec's "Permission matrix for app tokens", one per method and path
@@ -125,5 +132,28 @@ describe('docs/permissions.md', () => {
   it('has one table row per matrix row', () => {
     const rows = readFileSync(PERMISSIONS_DOC, 'utf8').split('\n').filter((l) => /^\| (Organization|Repository) permissions: .* \| (admin|write|read) \|/.test(l));
     expect(rows).toHaveLength(PERMISSION_MATRIX.length);
+  });
+});
+
+describe('judging X-Accepted-Service-Permissions', () => {
+  const lfs = CATALOGUE.find((e) => e.id === 'imports.lfs')!;
+  const judge = (header: string | undefined) => {
+    const t = new CheckContext(permissionsSuite.checks({} as Profile)[0]!, {} as Client, { base_url: 'http://127.0.0.1:1' }, vendorNames('service'), {} as Journal);
+    const reply: Reply = { status: 403, headers: header === undefined ? {} : { 'x-accepted-service-permissions': header }, text: '', json: undefined, exchange: 0 };
+    judgeHeader(t, lfs, reply);
+    return { failures: t.failures.length, notes: t.notes.length };
+  };
+
+  it('accepts the permission among others, whatever its case: the spec writes "Contents" in prose', () => {
+    expect(judge('contents=write')).toEqual({ failures: 0, notes: 0 });
+    expect(judge('metadata=read; Contents=write')).toEqual({ failures: 0, notes: 0 });
+    expect(judge('CONTENTS=WRITE')).toEqual({ failures: 0, notes: 0 });
+  });
+
+  it('fails a missing header, another permission or another level; a bare name is information', () => {
+    expect(judge(undefined).failures).toBe(1);
+    expect(judge('metadata=read').failures).toBe(1);
+    expect(judge('contents=read').failures).toBe(1);
+    expect(judge('contents')).toEqual({ failures: 0, notes: 1 });
   });
 });
