@@ -1,16 +1,16 @@
 /**
- * Synthetic cassettes for the benchmarks: `size` fixture files written straight to a folder, then
- * opened once writable so the Cassette builds index.json and cassette.json itself, as it does for
- * files added by hand (adding them one by one through `Cassette.add` would rewrite the whole index
- * per fixture). Shape `one-route`: one search per fixture, all on GET /search/issues (as a client
- * test suite full of searches records); `spread`: each fixture on a path of its own, off the
- * catalogue, so every fixture is alone on its route.
+ * Synthetic cassettes for the benchmarks: `size` fixture files written straight to a folder (no
+ * temporary file and rename per fixture, as `Cassette.add` does), then opened once writable so the
+ * Cassette builds index.json and cassette.json itself, as it does for files added by hand. Shape
+ * `one-route`: one search per fixture, all on GET /search/issues (as a client test suite full of
+ * searches records); `spread`: each fixture on a path of its own, off the catalogue, so every
+ * fixture is alone on its route.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Cassette } from '../proxy/cassette.js';
 import type { Interaction, RecordedRequest } from '../proxy/interaction.js';
-import { matchKey, matchView } from '../proxy/match.js';
+import { cassetteKeys } from '../proxy/server.js';
 
 /** The upstream the synthetic fixtures claim to come from (never contacted; replay rewrites it). */
 const UPSTREAM = 'http://upstream.invalid';
@@ -22,11 +22,12 @@ export const searchQuery = (i: number) => `bench-${i}`;
 export type Shape = 'one-route' | 'spread';
 
 export function writeCassette(dir: string, size: number, shape: Shape = 'one-route'): void {
+  const keys = cassetteKeys();
   for (let i = 0; i < size; i++) {
     const request: RecordedRequest = shape === 'one-route'
       ? { method: 'GET', path: '/search/issues', query: { q: [searchQuery(i)] }, headers: { accept: ACCEPT } }
       : { method: 'GET', path: `/bench/items/${i}`, query: {}, headers: { accept: ACCEPT } };
-    const key = matchKey(matchView(request));
+    const key = keys.keyOf(request);
     const interaction: Interaction = {
       version: 1, key, sequence: 0, recordedAt: '2025-01-01T00:00:00.000Z', upstream: UPSTREAM, request,
       response: {
@@ -45,11 +46,6 @@ export function writeCassette(dir: string, size: number, shape: Shape = 'one-rou
     const slug = request.path.slice(1).replace(/\//g, '-');
     writeFileSync(join(dir, `get-${slug}-${key.slice(0, 8)}-000.json`), `${JSON.stringify(interaction, null, 2)}\n`);
   }
-  // The route function only groups near misses in memory; the index written keys by match key.
-  const opened = Cassette.open(dir, {
-    keyOf: (r) => matchKey(matchView(r)),
-    routeOf: (r) => `${r.method} ${r.path}`,
-    writable: true,
-  });
+  const opened = Cassette.open(dir, { ...keys, writable: true });
   if (opened.size !== size) throw new Error(`synthetic cassette holds ${opened.size} interactions, expected ${size}`);
 }

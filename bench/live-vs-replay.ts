@@ -10,7 +10,7 @@ import { startReference } from '../reference/server.js';
 import { createProxy, type RunningProxy } from '../proxy/server.js';
 import type { Profile } from '../src/profile.js';
 import type { RunResult } from '../src/model.js';
-import { runConformance } from '../src/runner.js';
+import { EMBEDDED_POLL_INTERVAL_SECONDS, runConformance } from '../src/runner.js';
 import { interleave, ratio, row, timed, type Row } from './harness.js';
 
 export interface LiveReplayResult {
@@ -21,7 +21,7 @@ export interface LiveReplayResult {
 }
 
 /** What the embedded reference is started with by `runConformance` (src/runner.ts), so the recording answers alike. */
-const REFERENCE = { port: 0, faults: [], vendor: 'service', pollIntervalSeconds: 1 } as const;
+const REFERENCE = { port: 0, faults: [], vendor: 'service', pollIntervalSeconds: EMBEDDED_POLL_INTERVAL_SECONDS } as const;
 
 export async function liveVsReplayBench(fixtures: string, rounds: number): Promise<LiveReplayResult> {
   // Record: the reference's own profile, pointed at the recording proxy.

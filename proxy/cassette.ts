@@ -92,7 +92,10 @@ export class Cassette {
 
   /** The first interaction of every key on a route (see `routeOf`). */
   near(route: string): Entry[] {
-    return [...this.routes.get(route) ?? []].map((key) => this.get(key)[0]!);
+    return [...this.routes.get(route) ?? []].map((key) => {
+      const file = this.files.get(key)![0]!;
+      return { file, interaction: this.interaction(file, key) };
+    });
   }
 
   entries(): Entry[] {
@@ -255,7 +258,7 @@ function parseMeta(raw: unknown, file: string): CassetteMeta {
 }
 
 /** Checks a fixture's shape, naming the first wrong field. */
-export function parseInteraction(raw: unknown, file: string): Interaction {
+function parseInteraction(raw: unknown, file: string): Interaction {
   const fail = (what: string): never => {
     throw new CassetteError(`fixture ${file}: ${what}`);
   };

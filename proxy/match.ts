@@ -55,7 +55,7 @@ export function matchKey(view: MatchView): string {
 }
 
 /** The placeholder in a redacted Authorization header (`Bearer token#1` → `token#1`). */
-export function identityOf(req: RecordedRequest): string | null {
+function identityOf(req: RecordedRequest): string | null {
   const auth = req.headers.authorization;
   return auth ? auth.trim().split(/\s+/).pop() ?? null : null;
 }

@@ -70,6 +70,15 @@ export interface RedactionRules {
   fields: readonly string[];
 }
 
+/** Rules from several sources (a cassette's, the command line's) as one: header names lower-case, each name once, sorted. */
+export function mergeRules(...sources: { headers?: readonly string[] | undefined; fields?: readonly string[] | undefined }[]): { headers: string[]; fields: string[] } {
+  const merged = (names: readonly string[]) => [...new Set(names)].sort();
+  return {
+    headers: merged(sources.flatMap((s) => s.headers ?? []).map((h) => h.toLowerCase())),
+    fields: merged(sources.flatMap((s) => s.fields ?? [])),
+  };
+}
+
 export interface LiveRequest {
   method: string;
   /** Path below the prefix, as sent. */

@@ -12,7 +12,7 @@ import { bodyBytes, mapStrings, storeBody } from './body.js';
 import { Cassette, type Entry, type OpenOptions } from './cassette.js';
 import type { RecordedRequest } from './interaction.js';
 import { differences, matchKey, matchView, routeOf, type MatchView } from './match.js';
-import { ExchangeRedactor, freshIdentityTable, Identities, type Scrubber } from './redact.js';
+import { ExchangeRedactor, freshIdentityTable, Identities, mergeRules, type Scrubber } from './redact.js';
 import { compose, type Exchange, type ProxyMode, type Source, type Stage } from './stage.js';
 import { builtinStages, type SynthesisOptions } from './stages.js';
 import { FIXTURE_HEADER, PROXY_HEADER, SESSION_HEADER } from './protocol.js';
@@ -53,8 +53,10 @@ export interface RunningProxy {
 
 const MAX_BODY = 25 * 1024 * 1024;
 const NEAREST = 3;
-/** Response headers not stored: recomputed (length, encoding) or churning on every recording (date). */
-const UNSTORED = ['content-length', 'date'];
+/** Request headers not stored: the connection's (the proxy's own host, the length of a body stored anyway). */
+export const UNSTORED_REQUEST_HEADERS = ['host', 'content-length'];
+/** Response headers not stored: recomputed (length) or churning on every recording (date). */
+export const UNSTORED_RESPONSE_HEADERS = ['content-length', 'date'];
 
 export async function createProxy(options: ProxyOptions): Promise<RunningProxy> {
   const { mode } = options;
@@ -69,10 +71,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
 
   // Rules a cassette was recorded with keep applying, so its fixtures and live requests are masked alike.
   const meta = cassette?.meta;
-  const rules = {
-    headers: union(meta?.redactHeaders, options.redactHeaders?.map((h) => h.toLowerCase())),
-    fields: union(meta?.redactFields, options.redactFields),
-  };
+  const rules = mergeRules({ headers: meta?.redactHeaders, fields: meta?.redactFields }, { headers: options.redactHeaders, fields: options.redactFields });
   if (meta && writable && (rules.headers.length !== meta.redactHeaders.length || rules.fields.length !== meta.redactFields.length)) {
     Object.assign(meta, { redactHeaders: rules.headers, redactFields: rules.fields });
     cassette.saveMeta();
@@ -99,7 +98,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     }
     const headers = endToEnd(req.headers);
     const session = headers[SESSION_HEADER] || 'default';
-    for (const h of [SESSION_HEADER, 'host', 'content-length']) delete headers[h];
+    for (const h of [SESSION_HEADER, ...UNSTORED_REQUEST_HEADERS]) delete headers[h];
     const redacted = redactor.request({ method, path: below, query: url.searchParams, headers, body: raw });
     const view = matchView(redacted.request);
     const key = matchKey(view);
@@ -169,7 +168,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
   }
 
   function save(request: RecordedRequest, key: string, up: Awaited<ReturnType<Upstream['forward']>>, scrub: Scrubber): void {
-    const stored = Object.fromEntries(Object.entries(up.headers).filter(([k]) => !UNSTORED.includes(k)));
+    const stored = Object.fromEntries(Object.entries(up.headers).filter(([k]) => !UNSTORED_RESPONSE_HEADERS.includes(k)));
     const response = redactor.response(up.status, stored, storeBody(up.body, up.headers['content-type']), scrub);
     cassette!.add({
       version: 1, key, recordedAt: new Date().toISOString(), upstream: upstreamBase, request, response, durationMs: up.durationMs,
@@ -180,7 +179,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
   function fromFixture(entry: Entry, self: string): Answer {
     const { response, upstream: recordedFrom } = entry.interaction;
     const rewrite = rewriter(recordedFrom, self);
-    const headers = Object.fromEntries(Object.entries(response.headers).filter(([k]) => !UNSTORED.includes(k)).map(([k, v]) => [k, rewrite(v)]));
+    const headers = Object.fromEntries(Object.entries(response.headers).filter(([k]) => !UNSTORED_RESPONSE_HEADERS.includes(k)).map(([k, v]) => [k, rewrite(v)]));
     const body = bodyBytes(mapStrings(response.body, rewrite));
     return {
       status: response.status,
@@ -270,8 +269,4 @@ function stripPrefix(path: string, prefix: string): string | undefined {
   if (!prefix) return path;
   if (path === prefix) return '/';
   return path.startsWith(`${prefix}/`) ? path.slice(prefix.length) : undefined;
-}
-
-function union(a: readonly string[] | undefined, b: readonly string[] | undefined): string[] {
-  return [...new Set([...(a ?? []), ...(b ?? [])])].sort();
 }

@@ -9,17 +9,15 @@ import { createProxy } from '../proxy/server.js';
 import { referenceProfile } from '../reference/profile.js';
 import { startReference } from '../reference/server.js';
 import { packagePath } from '../src/paths.js';
-import { runConformance } from '../src/runner.js';
+import { EMBEDDED_POLL_INTERVAL_SECONDS, runConformance } from '../src/runner.js';
 import type { RunResult } from '../src/model.js';
 
 export const BUNDLED_CASSETTE = packagePath('fixtures', 'reference-full-run');
-/** As in the embedded run: a one-second X-Poll-Interval keeps the polling checks quick. */
-const POLL_INTERVAL_SECONDS = 1;
 
 /** A full run (writes allowed, as against the embedded reference) recorded into `dir`, replacing what it held. */
 export async function recordFullRun(dir: string): Promise<RunResult> {
   rmSync(dir, { recursive: true, force: true });
-  const reference = await startReference({ port: 0, pollIntervalSeconds: POLL_INTERVAL_SECONDS });
+  const reference = await startReference({ port: 0, pollIntervalSeconds: EMBEDDED_POLL_INTERVAL_SECONDS });
   try {
     const proxy = await createProxy({ mode: 'record', target: reference.url, fixtures: dir });
     try {

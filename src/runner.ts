@@ -58,15 +58,17 @@ export function planChecks(profile: Profile, opts: Pick<RunOptions, 'suites' | '
   return planned;
 }
 
+/** The embedded reference's X-Poll-Interval: one second keeps the run quick while the client still obeys it. */
+export const EMBEDDED_POLL_INTERVAL_SECONDS = 1;
+
 export async function runConformance(given: RunOptions = {}): Promise<RunResult> {
   let options = given;
   const started = Date.now();
   let embedded: RunningReference | undefined;
   let profile: Profile;
   if (!options.baseUrl && !options.profile) {
-    // A one-second poll interval keeps the embedded run quick while the client still obeys it.
     embedded = await startReference({
-      port: 0, faults: options.referenceFaults ?? [], vendor: options.vendor ?? 'service', pollIntervalSeconds: 1,
+      port: 0, faults: options.referenceFaults ?? [], vendor: options.vendor ?? 'service', pollIntervalSeconds: EMBEDDED_POLL_INTERVAL_SECONDS,
       ...(options.prefix ? { prefix: options.prefix } : {}),
     });
     profile = referenceProfile(embedded, options.vendor ?? 'service');

@@ -4,15 +4,14 @@ import type { Argv } from 'yargs';
 import { bodyBytes } from '../../proxy/body.js';
 import { Cassette, CassetteError } from '../../proxy/cassette.js';
 import { exportHar, harCassetteMeta, importHar, type HarExchange } from '../../proxy/har.js';
-import { ExchangeRedactor, Identities } from '../../proxy/redact.js';
-import { cassetteKeys } from '../../proxy/server.js';
+import { ExchangeRedactor, Identities, mergeRules } from '../../proxy/redact.js';
+import { cassetteKeys, UNSTORED_REQUEST_HEADERS, UNSTORED_RESPONSE_HEADERS } from '../../proxy/server.js';
 import { endToEnd } from '../../proxy/upstream.js';
 import { UserError } from '../exit-codes.js';
 import { writeFileAtomic } from '../fs-atomic.js';
 
-/** Headers of HAR from other tools that the proxy never stores either: the connection's, lengths, the decoded text's encoding, the date. */
-const UNSTORED_REQUEST = ['host', 'content-length'];
-const UNSTORED_RESPONSE = ['content-length', 'content-encoding', 'date'];
+/** Response headers of HAR from other tools that the proxy never stores either; HAR holds the decoded text, so its encoding goes too. */
+const UNSTORED_RESPONSE = [...UNSTORED_RESPONSE_HEADERS, 'content-encoding'];
 
 export function exportHarOptions(y: Argv) {
   return y
@@ -63,15 +62,13 @@ export function importHarCommand(args: ImportHarArgs): void {
   // Our own export is already redacted and brings the identity table live requests are keyed with;
   // HAR from other tools still holds its secrets and goes through the recorder's redaction.
   if (own) Object.assign(meta, { salt: own.salt, placeholders: own.placeholders });
-  Object.assign(meta, {
-    redactHeaders: [...new Set([...(own?.redactHeaders ?? []), ...args['redact-header'].map((h) => h.toLowerCase())])].sort(),
-    redactFields: [...new Set([...(own?.redactFields ?? []), ...args['redact-field']])].sort(),
-  });
+  const rules = mergeRules({ headers: own?.redactHeaders, fields: own?.redactFields }, { headers: args['redact-header'], fields: args['redact-field'] });
+  Object.assign(meta, { redactHeaders: rules.headers, redactFields: rules.fields });
   cassette.saveMeta();
   const redactor = new ExchangeRedactor(new Identities(meta, () => cassette.saveMeta()), { headers: meta.redactHeaders, fields: meta.redactFields });
   const prepare = own ? undefined : (x: HarExchange): HarExchange => {
     const query = new URLSearchParams(Object.entries(x.request.query).flatMap(([name, values]) => values.map((v) => [name, v])));
-    const headers = Object.fromEntries(Object.entries(endToEnd(x.request.headers)).filter(([name]) => !UNSTORED_REQUEST.includes(name)));
+    const headers = Object.fromEntries(Object.entries(endToEnd(x.request.headers)).filter(([name]) => !UNSTORED_REQUEST_HEADERS.includes(name)));
     const redacted = redactor.request({ method: x.request.method, path: x.request.path, query, headers, body: bodyBytes(x.request.body) });
     const stored = Object.fromEntries(Object.entries(endToEnd(x.response.headers)).filter(([name]) => !UNSTORED_RESPONSE.includes(name)));
     return { request: redacted.request, response: redactor.response(x.response.status, stored, x.response.body, redacted.scrub) };

@@ -55,6 +55,17 @@ describe('cassette folder', () => {
     expect(() => lazy.get(gadget.interaction.key)).toThrow(`fixture ${gadget.file} in ${dir} is not valid JSON`);
   });
 
+  it('reads only the first interaction of each key for the near-miss report', () => {
+    const dir = tempCassette();
+    const c = open(dir);
+    const first = c.add(draft('widget'));
+    const second = c.add(draft('widget', 201));
+    c.flush();
+    writeFileSync(join(dir, second.file), '{ not json');
+    age(dir, second.file, 10);
+    expect(open(dir, false).near('GET /search/issues').map((e) => e.file)).toEqual([first.file]);
+  });
+
   it('re-reads and re-keys every fixture when one changed after the index', () => {
     const dir = tempCassette();
     const entry = open(dir).add(draft('widget'));
