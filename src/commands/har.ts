@@ -57,12 +57,17 @@ export function importHarCommand(args: ImportHarArgs): void {
   } catch (err) {
     throw new UserError(`${args.har}: ${(err as Error).message}`);
   }
-  const cassette = open(args.fixtures, true);
-  const meta = cassette.meta;
   // Our own export is already redacted and brings the identity table live requests are keyed with;
   // HAR from other tools still holds its secrets and goes through the recorder's redaction.
-  if (own) Object.assign(meta, { salt: own.salt, placeholders: own.placeholders });
   const rules = mergeRules({ headers: own?.redactHeaders, fields: own?.redactFields }, { headers: args['redact-header'], fields: args['redact-field'] });
+  if (own) {
+    const added = [...rules.headers.filter((h) => !own.redactHeaders.includes(h)).map((h) => `--redact-header ${h}`),
+      ...rules.fields.filter((f) => !own.redactFields.includes(f)).map((f) => `--redact-field ${f}`)];
+    if (added.length) throw new UserError(`${args.har} was exported by the proxy, already redacted (and not redacted again on import): ${added.join(', ')} would not apply; record again with it`);
+  }
+  const cassette = open(args.fixtures, true);
+  const meta = cassette.meta;
+  if (own) Object.assign(meta, { salt: own.salt, placeholders: own.placeholders });
   Object.assign(meta, { redactHeaders: rules.headers, redactFields: rules.fields });
   cassette.saveMeta();
   const redactor = new ExchangeRedactor(new Identities(meta, () => cassette.saveMeta()), { headers: meta.redactHeaders, fields: meta.redactFields });

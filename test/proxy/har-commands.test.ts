@@ -1,5 +1,5 @@
 /** `conformance proxy export-har` / `import-har`: a cassette survives the trip through HAR byte for byte; HAR from other tools is redacted and still matches the live requests. */
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -85,6 +85,15 @@ describe('HAR commands', () => {
     } finally {
       await proxy.close();
     }
+  });
+
+  it('refuses to add redaction rules to its own export, which it does not redact again, and writes nothing', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'har-'));
+    exportTo(BUNDLED_CASSETTE, join(dir, 'run.har'));
+    const fixtures = tempCassette();
+    expect(() => importHarCommand({ har: join(dir, 'run.har'), fixtures, 'redact-header': [], 'redact-field': ['title'] }))
+      .toThrow(/already redacted.*--redact-field title/);
+    expect(existsSync(fixtures)).toBe(false);
   });
 
   it('refuses a folder that is not empty and a file that is not HAR, in one line', () => {
