@@ -1,4 +1,4 @@
-/** Code scanning alerts, read-only: refusals, the organization listing, filters, ordering, page size and cursors. */
+/** Code scanning alerts: refusals, the organization listing, filters, ordering, page size, cursors, and (with writes allowed) the PATCH transitions. */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LIMITS } from '../spec/limits.js';
 import type { Reply } from '../src/client.js';

@@ -4,6 +4,7 @@
  * the import it leaves is deleted at the end. A target whose import interface answers 503
  * everywhere (it is retired) gets every check skipped with that reason.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { LIMITS } from '../spec/limits.js';
 import type { Reply } from '../src/client.js';
 import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
@@ -25,7 +26,6 @@ const MAX_POLLS = 40;
 const MAX_WAIT_MS = 60_000;
 
 export const importPath = (t: CheckContext, repo = t.resources.import_repo!) => `/repos/${repo}/import`;
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function url(t: CheckContext, course: string): string {
   const u = t.resources.import_urls?.[course];
@@ -63,7 +63,7 @@ async function follow(t: CheckContext, until: (r: ImportRecord) => boolean = (r)
     seen.push(record);
     if (until(record)) return seen;
     // Progress on a real server takes time: wait only when nothing moved since the last poll.
-    if (last && last.status === record.status && last.percent === record.percent && last.push_percent === record.push_percent) await wait(1000);
+    if (last && last.status === record.status && last.percent === record.percent && last.push_percent === record.push_percent) await sleep(1000);
   }
   return t.skip('inconclusive', `the import did not settle within ${MAX_POLLS} polls or ${MAX_WAIT_MS / 1000} s; last status ${seen.at(-1)?.status}`);
 }

@@ -1,4 +1,5 @@
-/** Notifications, read-only: ordering, page caps and the listing filters. (Marking as read and subscriptions write: see the stateful suite.) */
+/** Notifications: ordering, page caps and the listing filters; with writes allowed, marking as read and the subscription transitions. */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { LIMITS } from '../spec/limits.js';
 import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
 
@@ -32,7 +33,6 @@ async function keepSubscription(t: CheckContext, id: string): Promise<void> {
   });
 }
 
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const check = (id: string, title: string, requirement: string, run: CheckSpec['run'], needs: CheckSpec['needs'] = { tokens: ['classic'] }): CheckSpec =>
   ({ id, title, requirement, needs, run });
@@ -133,7 +133,7 @@ export const notificationsSuite: Suite = {
         for (let attempt = 0; attempt < 5; attempt++) {
           still = (await threads(t, `${path}?per_page=100`)) ?? [];
           if (!still.some((x) => Date.parse(x.updated_at) <= Date.parse(pivot)) || r.status === 205) break;
-          await wait(1000);
+          await sleep(1000);
         }
         const early = still.filter((x) => Date.parse(x.updated_at) <= Date.parse(pivot));
         if (early.length) t.fail(`${early.length} threads updated at or before ${pivot} are still unread`);
