@@ -8,6 +8,9 @@ import { exportHarCommand, exportHarOptions, importHarCommand, importHarOptions 
 
 const MODES = ['record', 'replay', 'record-missing', 'passthrough'] as const satisfies readonly ProxyMode[];
 
+/** How long a stopping proxy waits for requests in flight (an upstream may take its whole timeout). */
+const SHUTDOWN_GRACE_MS = 35_000;
+
 export function proxyOptions(y: Argv) {
   return y
     .option('record', { type: 'boolean', default: false, describe: 'Forward everything to --target and write every exchange to --fixtures' })
@@ -64,8 +67,19 @@ export async function proxyCommand(args: Args): Promise<void> {
   }
   const size = running.cassette ? ` (${running.cassette.size} fixtures in ${running.cassette.dir})` : '';
   process.stdout.write(`proxy (${mode}) listening on ${running.url}${size}\n`);
-  // Requests in flight finish and their fixtures are written before the process exits.
-  const stop = () => void running.close().then(() => process.exit(EXIT.ok));
+  // Requests in flight finish and their fixtures are written before the process exits; a second
+  // signal, or a request still hanging after the grace period, ends it at once.
+  const stop = () => {
+    process.once('SIGINT', () => process.exit(130));
+    setTimeout(() => {
+      process.stderr.write(`conformance: requests still in flight after ${SHUTDOWN_GRACE_MS / 1000} s; exiting without them\n`);
+      process.exit(EXIT.unreachable);
+    }, SHUTDOWN_GRACE_MS).unref();
+    running.close().then(() => process.exit(EXIT.ok), (err: unknown) => {
+      process.stderr.write(`conformance: closing the proxy: ${(err as Error).message.split('\n')[0]}\n`);
+      process.exit(EXIT.checkFailed);
+    });
+  };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }
