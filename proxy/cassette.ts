@@ -227,7 +227,19 @@ export class Cassette {
     const names = new Set(indexed.flatMap(([, files]) => files));
     if (names.size !== listed.length || !listed.every((f) => names.has(f))) return undefined;
     const written = statSync(path).mtimeMs;
-    return listed.every((f) => statSync(join(this.dir, f)).mtimeMs <= written) ? index : undefined;
+    if (!listed.every((f) => statSync(join(this.dir, f)).mtimeMs <= written)) return undefined;
+    return this.keyedAsNow(indexed[0]) ? index : undefined;
+  }
+
+  /** One fixture re-keyed: an index written by a proxy that keyed requests otherwise is stale as a whole. */
+  private keyedAsNow(sample: [string, string[]] | undefined): boolean {
+    const file = sample?.[1][0];
+    if (!sample || !file) return true;
+    try {
+      return this.options.keyOf(parseInteraction(readJson(join(this.dir, file), file), file).request) === sample[0];
+    } catch {
+      return false;
+    }
   }
 }
 

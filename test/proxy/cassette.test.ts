@@ -40,19 +40,35 @@ describe('cassette folder', () => {
     expect(open(dir, false).get(a.interaction.key).map((e) => e.interaction.response.status)).toEqual([200, 201]);
   });
 
-  it('with a fresh index reads no fixture at startup, only those of a key asked for', () => {
+  it('with a fresh index reads at startup only the one fixture that confirms the keying, the others when asked for', () => {
     const dir = tempCassette();
     const c = open(dir);
-    const widget = c.add(draft('widget'));
-    const gadget = c.add(draft('gadget'));
+    const added = [c.add(draft('widget')), c.add(draft('gadget'))];
     c.flush();
-    // Corrupt a fixture behind the index's back (its time says it predates the index): startup does not notice.
-    writeFileSync(join(dir, gadget.file), '{ not json');
-    age(dir, gadget.file, 10);
+    // The sampled fixture is the first of the index's (sorted) keys; corrupt the other behind the index's back.
+    const [sampled, other] = [...added].sort((a, b) => a.interaction.key.localeCompare(b.interaction.key));
+    writeFileSync(join(dir, other!.file), '{ not json');
+    age(dir, other!.file, 10);
     const lazy = open(dir, false);
     expect(lazy.size).toBe(2);
-    expect(lazy.get(widget.interaction.key)[0]!.interaction.request.query).toEqual({ q: ['widget'] });
-    expect(() => lazy.get(gadget.interaction.key)).toThrow(`fixture ${gadget.file} in ${dir} is not valid JSON`);
+    expect(lazy.get(sampled!.interaction.key)[0]!.interaction.response.status).toBe(200);
+    expect(() => lazy.get(other!.interaction.key)).toThrow(`fixture ${other!.file} in ${dir} is not valid JSON`);
+  });
+
+  it('an index whose keys no longer match how requests are keyed is rebuilt', () => {
+    const dir = tempCassette();
+    const c = open(dir);
+    const entry = c.add(draft('widget'));
+    c.flush();
+    // As if written by a proxy that keyed requests otherwise: same files, other keys.
+    const path = join(dir, 'index.json');
+    const stale = JSON.parse(readFileSync(path, 'utf8'));
+    stale.interactions = { 'old-keying': stale.interactions[entry.interaction.key] };
+    stale.requests = { 'old-keying': stale.requests[entry.interaction.key] };
+    writeFileSync(path, JSON.stringify(stale));
+    const reopened = open(dir, false);
+    expect(reopened.get('old-keying')).toEqual([]);
+    expect(reopened.get(entry.interaction.key).map((e) => e.file)).toEqual([entry.file]);
   });
 
   it('reads only the first interaction of each key for the near-miss report', () => {
