@@ -154,7 +154,7 @@ export const eventsArea: AreaModule<EventsState> = {
     },
     'events.repo': (ctx) => {
       const repo = liveRepo(ctx.state.world, ctx.params.owner!, ctx.params.repo!);
-      if (!repo || !canRead(ctx.state.world, ctx.caller, repo)) return notFound();
+      if (!repo || (!canRead(ctx.state.world, ctx.caller, repo) && !ctx.fault('auth-private-repo-open'))) return notFound();
       return timeline(ctx, { where: (e) => e.repo === repo, includePrivate: true });
     },
     'events.user': (ctx) => {

@@ -181,7 +181,8 @@ export const importsArea: AreaModule<ImportsState> = {
       return json(200, authors.map((a) => renderAuthor(ctx, rec, a)));
     }),
     'imports.author-update': withImport(updateAuthor),
-    'imports.large-files': withImport((ctx, rec) => json(200, visibleLargeFiles(ctx, rec))),
+    'imports.large-files': withImport((ctx, rec) => json(200, visibleLargeFiles(ctx, rec)
+      .map((f) => (ctx.fault('schema-large-file-size-string') ? { ...f, size: String(f.size) } : f)))),
     'imports.lfs': withImport((ctx, rec) => {
       const { use_lfs: useLfs } = ctx.body;
       if (ctx.fault('imports-lfs-invalid-accepted')) {

@@ -104,7 +104,7 @@ function renderThread(ctx: HandlerContext, t: Thread): Record<string, unknown> {
 
 function renderSubscription(ctx: HandlerContext, t: Thread, s: Subscription): Record<string, unknown> {
   const threadUrl = `${ctx.apiBase}/notifications/threads/${t.id}`;
-  return { subscribed: s.subscribed, ignored: s.ignored, reason: s.reason, created_at: timestamp(s.createdAt), url: `${threadUrl}/subscription`, thread_url: threadUrl };
+  return { subscribed: s.subscribed, ignored: ctx.fault('schema-subscription-ignored-string') ? String(s.ignored) : s.ignored, reason: s.reason, created_at: timestamp(s.createdAt), url: `${threadUrl}/subscription`, thread_url: threadUrl };
 }
 
 const invalid = (field: string, message: string) =>

@@ -27,6 +27,8 @@ const PROBES: Record<string, Probe> = {
     const r = await call(b, '/orgs/acme/code-scanning/alerts', { token: TOKENS.ssoUnauthorized });
     return r.status === 403 && /url=http/.test(r.headers['x-service-sso'] ?? '');
   },
+  'auth-private-repo-open': async (b) => (await call(b, '/repos/acme/secret/events', { token: null })).status === 404,
+  'notifications-any-token': async (b) => (await call(b, '/notifications', { token: TOKENS.fineGrained })).status === 403,
   'errors-no-message': async (b) => typeof (await call(b, '/no/such/path')).body?.message === 'string',
   'versioning-old-version-refused': async (b) => (await call(b, '/rate_limit', { headers: { 'x-service-api-version': '2022-11-28' } })).status === 200,
   'versioning-v3-media-refused': async (b) => (await call(b, '/rate_limit', { headers: { accept: 'application/vnd.service.v3+json' } })).status === 200,

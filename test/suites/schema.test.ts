@@ -43,6 +43,14 @@ describe('schema suite', () => {
     ['notifications-reason-outside-enum', 'fail', /expected one of .*"watching"/],
     ['search-incomplete-results-string', 'fail', /\/incomplete_results.*expected boolean/],
     ['events-push-size-string', 'fail', /payload\/size.*expected integer/],
+    ['schema-subscription-ignored-string', 'fail', /\/ignored.*expected boolean/],
+    ['schema-import-has-large-files-string', 'fail', /\/has_large_files.*expected boolean/],
+    ['schema-import-author-id-string', 'fail', /\/0\/id.*expected integer/],
+    ['schema-large-file-size-string', 'fail', /\/size.*expected integer/],
+    ['schema-code-item-score-string', 'fail', /\/items\/0\/score.*expected number/],
+    ['schema-commit-comment-count-string', 'fail', /\/commit\/comment_count.*expected integer/],
+    ['schema-label-item-default-string', 'fail', /\/default.*expected boolean/],
+    ['schema-issue-number-string', 'fail', /\/items\/0\/number.*expected integer/],
     ['schema-repository-description-null', 'warn', /null where the spec does not state the field nullable/],
   ];
   for (const [fault, outcome, expected] of CASES) {

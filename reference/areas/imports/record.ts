@@ -64,7 +64,7 @@ export function renderImport(ctx: HandlerContext, rec: ImportRecord): Record<str
     status,
     status_text: STATUS_TEXT[status],
     use_lfs: rec.useLfs,
-    has_large_files: large.length > 0,
+    has_large_files: ctx.fault('schema-import-has-large-files-string') ? String(large.length > 0) : large.length > 0,
     large_files_size: Math.round(large.reduce((sum, f) => sum + f.size, 0) / GB),
     large_files_count: large.length,
     authors_count: visibleAuthors(rec).length,
@@ -84,5 +84,5 @@ export function renderImport(ctx: HandlerContext, rec: ImportRecord): Record<str
 
 export function renderAuthor(ctx: HandlerContext, rec: ImportRecord, a: Author): Record<string, unknown> {
   const importUrl = `${ctx.apiBase}/repos/${rec.repo.owner}/${rec.repo.name}/import`;
-  return { id: a.id, remote_id: a.remoteId, remote_name: a.remoteName, email: a.email, name: a.name, url: `${importUrl}/authors/${a.id}`, import_url: importUrl };
+  return { id: ctx.fault('schema-import-author-id-string') ? String(a.id) : a.id, remote_id: a.remoteId, remote_name: a.remoteName, email: a.email, name: a.name, url: `${importUrl}/authors/${a.id}`, import_url: importUrl };
 }

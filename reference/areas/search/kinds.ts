@@ -61,7 +61,7 @@ export const codeKind: Kind<CodeFile> = {
       git_url: `${repoUrl(ctx, r)}/git/blobs/${f.sha}`,
       html_url: `${webUrl(ctx, r)}/blob/${f.ref}/${f.path}`,
       repository: renderRepo(ctx, r),
-      score,
+      score: ctx.fault('schema-code-item-score-string') ? String(score) : score,
     };
   },
   object: (ctx, f) => ({ url: `${repoUrl(ctx, repoOf(ctx, f.repoId))}/contents/${f.path}?ref=${f.ref}`, type: 'FileContent' }),
@@ -95,7 +95,7 @@ export const commitKind: Kind<Commit> = {
         committer: person(c.committer, c.committerDate),
         message: c.message,
         tree: { url: `${repoUrl(ctx, r)}/git/trees/${c.tree}`, sha: c.tree },
-        comment_count: c.commentCount,
+        comment_count: ctx.fault('schema-commit-comment-count-string') ? String(c.commentCount) : c.commentCount,
       },
       author: user(ctx, c.author),
       // "committer (user object, may be an empty object)": web commits have no committer account.
@@ -142,7 +142,7 @@ export const labelKind: Kind<Label> = {
   id: (l) => l.id,
   render: (ctx, l, score) => {
     const { id, node_id, url, name, color } = renderLabel(ctx, l);
-    return { id, node_id, url, name, color, default: l.isDefault, description: l.description, score };
+    return { id, node_id, url, name, color, default: ctx.fault('schema-label-item-default-string') ? String(l.isDefault) : l.isDefault, description: l.description, score };
   },
   object: (ctx, l) => ({ url: renderLabel(ctx, l).url, type: 'Label' }),
 };
@@ -222,7 +222,7 @@ function renderIssue(ctx: HandlerContext, i: Issue, score: number): Record<strin
     html_url: web,
     id: i.id,
     node_id: nodeId(i.pull ? 'PR' : 'I', i.id),
-    number: i.number,
+    number: ctx.fault('schema-issue-number-string') ? String(i.number) : i.number,
     title: i.title,
     user: user(ctx, i.user),
     labels: i.labels.map((l) => renderLabel(ctx, l)),
