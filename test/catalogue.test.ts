@@ -7,6 +7,7 @@ import { AREAS } from '../reference/state.js';
 import { CATALOGUE } from '../spec/catalogue.js';
 import { REQUIREMENTS } from '../spec/requirements/index.js';
 import { PACKAGE_ROOT, packagePath } from '../src/paths.js';
+import { planChecks } from '../src/runner.js';
 
 const SPEC_DIR = join(PACKAGE_ROOT, '..', 'shared', 'spec');
 const flatten = (s: string) => s.replace(/\s+/g, ' ').trim();
@@ -37,6 +38,12 @@ describe('requirements and faults', () => {
       return !r.sentence.split(' … ').every((part) => doc.includes(flatten(part)));
     });
     expect(misquoted.map((r) => `${r.id}: ${r.sentence}`)).toEqual([]);
+  });
+
+  it('every rule a check enforces has a named fault that breaks it (observations of what the spec leaves unshown excepted)', () => {
+    const faulted = new Set(FAULTS.map((f) => f.requirement));
+    const checks = planChecks({ base_url: 'http://plan.invalid' }, {}).map((p) => p.spec);
+    expect(checks.filter((c) => !c.observes && !faulted.has(c.requirement)).map((c) => `${c.id} (${c.requirement})`)).toEqual([]);
   });
 
   it('every fault is exercised by a test', () => {

@@ -79,7 +79,7 @@ function render(e: StoredEvent, ctx: HandlerContext): Record<string, unknown> {
     actor: { id: actor.id, login: actor.login, display_login: actor.login, gravatar_id: '', url: actor.url, avatar_url: actor.avatar_url },
     repo: { id: e.repo.id, name: `${e.repo.owner}/${e.repo.name}`, url: `${ctx.apiBase}/repos/${e.repo.owner}/${e.repo.name}` },
     payload: payload(e, ctx),
-    public: e.public,
+    public: ctx.fault('schema-event-public-string') ? String(e.public) : e.public,
     created_at: timestamp(e.createdAt),
     ...(org ? { org: { id: org.id, login: org.login, gravatar_id: '', url: `${ctx.apiBase}/orgs/${org.login}`, avatar_url: `${ctx.webBase}/avatars/${org.login}` } } : {}),
   };

@@ -51,6 +51,9 @@ describe('schema suite', () => {
     ['schema-commit-comment-count-string', 'fail', /\/commit\/comment_count.*expected integer/],
     ['schema-label-item-default-string', 'fail', /\/default.*expected boolean/],
     ['schema-issue-number-string', 'fail', /\/items\/0\/number.*expected integer/],
+    ['schema-event-public-string', 'fail', /\/0\/public.*expected boolean/],
+    ['schema-alert-number-string', 'fail', /number.*expected integer/],
+    ['schema-org-alert-repository-name', 'fail', /\/0\/repository.*expected object/],
     ['schema-repository-description-null', 'warn', /null where the spec does not state the field nullable/],
   ];
   for (const [fault, outcome, expected] of CASES) {

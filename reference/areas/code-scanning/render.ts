@@ -21,7 +21,7 @@ export function renderAlert(ctx: HandlerContext, repo: Repo, alert: Alert, opts:
   const { rule } = alert;
   const full = opts.single && !ctx.fault('alerts-single-rule-short');
   return {
-    number: alert.number,
+    number: ctx.fault('schema-alert-number-string') ? String(alert.number) : alert.number,
     created_at: ts(alert.createdAt),
     url,
     html_url: `${ctx.webBase}/${repo.owner}/${repo.name}/security/code-scanning/${alert.number}`,
@@ -37,7 +37,7 @@ export function renderAlert(ctx: HandlerContext, repo: Repo, alert: Alert, opts:
     },
     tool: { name: alert.tool.name, guid: alert.tool.guid, version: alert.tool.version },
     most_recent_instance: renderInstance(alert, instanceFor(ctx, alert, opts.ref)),
-    ...(opts.withRepository ? { repository: renderRepo(ctx, repo) } : {}),
+    ...(opts.withRepository ? { repository: ctx.fault('schema-org-alert-repository-name') ? `${repo.owner}/${repo.name}` : renderRepo(ctx, repo) } : {}),
   };
 }
 
