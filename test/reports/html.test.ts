@@ -83,8 +83,10 @@ describe('the HTML report of a run with one new fault', () => {
     const last = report.transcript.find((e) => e.id === check(FAILING).exchanges.at(-1))!;
     expect(await failure.getByText(last.request.url, { exact: true }).isVisible()).toBe(false);
     await failure.getByText(/^Transcript · \d+ exchanges?$/).click();
-    expect(await failure.getByText(last.request.url, { exact: true }).isVisible()).toBe(true);
+    // Transcripts are drawn on the toggle event, which fires after the click: wait for it as a person would.
+    await failure.getByText(last.request.url, { exact: true }).waitFor({ state: 'visible', timeout: 5_000 });
     const open = failure.locator('details.exchange[open]');
+    await open.locator('.j-key').first().waitFor({ state: 'visible', timeout: 5_000 });
     expect(await open.locator('.status').innerText()).toBe(String(last.response!.status));
     expect(await open.locator('table.headers th', { hasText: 'x-ratelimit-resource' }).isVisible()).toBe(true);
     expect(await open.locator('.j-key').count()).toBeGreaterThan(0);
@@ -153,6 +155,7 @@ describe('the HTML report of a run with one new fault', () => {
   it('looks right (screenshots for a person to review)', async () => {
     await page.screenshot({ path: join(dir, 'report-top.png') });
     await row(FAILING).getByText(/^Transcript/).click();
+    await row(FAILING).locator('details.exchange[open] .j-key').first().waitFor({ state: 'visible', timeout: 5_000 });
     await row(FAILING).evaluate((e) => e.scrollIntoView());
     await page.screenshot({ path: join(dir, 'report-failure.png') });
     console.info(`HTML report screenshots: ${join(dir, 'report-top.png')}, ${join(dir, 'report-failure.png')}`);
