@@ -5,7 +5,7 @@
  * every rate-limit header and GET /rate_limit from them.
  */
 import type { RateCategory } from '../spec/limits.js';
-import { quotaTable, RateLimiter, type QuotaTable, type RateStatus } from '../reference/rate-limiter.js';
+import { quotaTable, rateLimitHeaders, RateLimiter, type RateStatus } from '../reference/rate-limiter.js';
 import { jsonAnswer, type Answer } from './answer.js';
 
 export interface RateRequest {
@@ -31,28 +31,21 @@ export interface RateLimitStatus {
 }
 
 export class RateLimits {
-  private readonly quotas: QuotaTable;
   private readonly limiter: RateLimiter;
   private readonly now: () => number;
 
   constructor(options: RateLimitOptions = {}) {
     this.now = options.now ?? Date.now;
-    this.quotas = quotaTable(options.coreLimit === undefined ? {} : { core: { authenticated: { limit: options.coreLimit } } });
-    this.limiter = new RateLimiter(this.quotas, this.now);
+    this.limiter = new RateLimiter(quotaTable(options.coreLimit === undefined ? {} : { core: { authenticated: { limit: options.coreLimit } } }), this.now);
   }
 
   /** The refusal for a request whose window is spent, or undefined while requests remain. */
   refuse(req: RateRequest): Answer | undefined {
     const { category } = req;
     if (!category) return undefined;
-    const s = this.status(req, category);
-    if (s.used < s.limit) return undefined;
-    const { windowMs } = this.quotas[category][req.identity ? 'authenticated' : 'anonymous'];
-    const resetAt = new Date(s.reset * 1000).toISOString().replace('.000Z', 'Z');
-    const retryAfter = Math.max(s.reset - Math.floor(this.now() / 1000), 0);
-    const message = `API rate limit exceeded for ${req.identity ?? 'anonymous requests'}: ${s.limit} ${category} requests per `
-      + `${describeWindow(windowMs)}. The limit resets at ${resetAt} (X-RateLimit-Reset ${s.reset}).`;
-    return jsonAnswer(403, { message }, { ...rateHeaders(s, category), 'retry-after': String(retryAfter) });
+    const spent = this.limiter.exhausted(this.key(req), category, !!req.identity, req.identity ?? 'anonymous requests');
+    if (!spent) return undefined;
+    return jsonAnswer(403, { message: spent.message }, { ...rateLimitHeaders(this.status(req, category), category), 'retry-after': String(spent.retryAfter) });
   }
 
   /**
@@ -64,7 +57,7 @@ export class RateLimits {
     if (category && answer.status !== 304) this.limiter.consume(this.key(req), category, !!req.identity);
     const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !name.startsWith('x-ratelimit-')));
     const shown = category ?? 'core';
-    return { ...answer, headers: { ...headers, ...rateHeaders(this.status(req, shown), shown) } };
+    return { ...answer, headers: { ...headers, ...rateLimitHeaders(this.status(req, shown), shown) } };
   }
 
   /** The GET /rate_limit body from this caller's counters, without counting. */
@@ -94,20 +87,4 @@ export class RateLimits {
   private key(req: Omit<RateRequest, 'category'>): string {
     return `${req.session}\u0000${req.identity ?? 'anonymous'}`;
   }
-}
-
-function rateHeaders(s: RateStatus, category: RateCategory): Record<string, string> {
-  return {
-    'x-ratelimit-limit': String(s.limit),
-    'x-ratelimit-remaining': String(s.remaining),
-    'x-ratelimit-used': String(s.used),
-    'x-ratelimit-reset': String(s.reset),
-    'x-ratelimit-resource': category,
-  };
-}
-
-function describeWindow(ms: number): string {
-  if (ms % 3_600_000 === 0) return ms === 3_600_000 ? 'hour' : `${ms / 3_600_000} hours`;
-  if (ms % 60_000 === 0) return ms === 60_000 ? 'minute' : `${ms / 60_000} minutes`;
-  return `${ms / 1000} seconds`;
 }

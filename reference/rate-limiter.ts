@@ -3,6 +3,7 @@
  * the other categories' values are not shown, so the reference uses the real platform's figures.
  */
 import { LIMITS, RATE_CATEGORIES, type RateCategory } from '../spec/limits.js';
+import { timestamp } from './http.js';
 
 export interface Quota {
   limit: number;
@@ -74,6 +75,20 @@ export class RateLimiter {
     this.window(key, category, quota).used += 1;
   }
 
+  /**
+   * "Exhaustion answered with 403 and a message": undefined while requests remain, otherwise the
+   * message (the limit, its window and when it resets) and the Retry-After seconds. `who` names the caller.
+   */
+  exhausted(key: string, category: RateCategory, authenticated: boolean, who: string): { message: string; retryAfter: number } | undefined {
+    const s = this.status(key, category, authenticated);
+    if (s.used < s.limit) return undefined;
+    const per = describeWindow(this.quota(category, authenticated).windowMs);
+    return {
+      message: `API rate limit exceeded for ${who}: ${s.limit} ${category} requests per ${per}. The limit resets at ${timestamp(s.reset * 1000)} (X-RateLimit-Reset ${s.reset}).`,
+      retryAfter: Math.max(s.reset - Math.floor(this.now() / 1000), 0),
+    };
+  }
+
   all(key: string, authenticated: boolean): Record<RateCategory, RateStatus> {
     const out = {} as Record<RateCategory, RateStatus>;
     for (const c of RATE_CATEGORIES) out[c] = this.status(key, c, authenticated);
@@ -91,4 +106,21 @@ export function quotaTable(overrides: Partial<Record<RateCategory, Partial<{ aut
     Object.assign(out[c].anonymous, o.anonymous ?? {});
   }
   return out;
+}
+
+/** The X-RateLimit-* headers of a status; the spec and the real platform use the same names. */
+export function rateLimitHeaders(s: RateStatus, category: RateCategory): Record<string, string> {
+  return {
+    'x-ratelimit-limit': String(s.limit),
+    'x-ratelimit-remaining': String(s.remaining),
+    'x-ratelimit-used': String(s.used),
+    'x-ratelimit-reset': String(s.reset),
+    'x-ratelimit-resource': category,
+  };
+}
+
+function describeWindow(ms: number): string {
+  if (ms % HOUR === 0) return ms === HOUR ? 'hour' : `${ms / HOUR} hours`;
+  if (ms % MINUTE === 0) return ms === MINUTE ? 'minute' : `${ms / MINUTE} minutes`;
+  return `${ms / 1000} seconds`;
 }

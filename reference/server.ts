@@ -15,7 +15,7 @@ import { resolveFaults } from './faults.js';
 import { error, type Handler, type HandlerContext, type HandlerResult } from './http.js';
 import { DEFAULT_LOCKOUT, type LockoutPolicy } from './lockout.js';
 import { acceptedPermissions, admit, ssoRefusal } from './policy.js';
-import { quotaTable } from './rate-limiter.js';
+import { quotaTable, rateLimitHeaders } from './rate-limiter.js';
 import { AREAS, createState, type ReferenceState } from './state.js';
 
 export interface ReferenceOptions {
@@ -99,7 +99,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
   const remote = req.socket.remoteAddress ?? 'unknown';
   const common: Record<string, string> = {};
   const finish = (result: HandlerResult, rate?: { key: string; category: RateCategory; authenticated: boolean }) => {
-    if (rate) Object.assign(common, rateHeaders(state, rate.key, rate.category, rate.authenticated));
+    if (rate) Object.assign(common, rateLimitHeaders(state.rateLimiter.status(rate.key, rate.category, rate.authenticated), rate.category));
     if (fault('errors-no-message')) stripMessage(result);
     send(res, result, common);
   };
@@ -146,12 +146,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
   const authedCaller = auth.caller;
 
   if (category) {
-    const status = state.rateLimiter.status(rateKey, category, authenticated);
-    if (status.used >= status.limit) {
-      const retryAfter = Math.max(status.reset - Math.floor(env.now() / 1000), 0);
-      const refusal = error(fault('ratelimit-exhausted-429') ? 429 : 403,
-        `API rate limit exceeded for ${rateKey}. Limit resets at ${new Date(status.reset * 1000).toISOString()}.`);
-      refusal.headers = { 'Retry-After': String(retryAfter) };
+    const spent = state.rateLimiter.exhausted(rateKey, category, authenticated, rateKey);
+    if (spent) {
+      const refusal = error(fault('ratelimit-exhausted-429') ? 429 : 403, spent.message);
+      refusal.headers = { 'Retry-After': String(spent.retryAfter) };
       return finish(refusal, rate);
     }
   }
@@ -209,17 +207,6 @@ function conditional(req: IncomingMessage, result: HandlerResult, fault: (id: st
     if (!Number.isNaN(since) && Math.floor(result.lastModified / 1000) * 1000 <= since) return notModified;
   }
   return { ...result, headers };
-}
-
-function rateHeaders(state: ReferenceState, key: string, category: RateCategory, authenticated: boolean): Record<string, string> {
-  const s = state.rateLimiter.status(key, category, authenticated);
-  return {
-    'X-RateLimit-Limit': String(s.limit),
-    'X-RateLimit-Remaining': String(s.remaining),
-    'X-RateLimit-Used': String(s.used),
-    'X-RateLimit-Reset': String(s.reset),
-    'X-RateLimit-Resource': category,
-  };
 }
 
 function stripMessage(result: HandlerResult): void {

@@ -2,7 +2,6 @@
  * Each fault of the shared conventions and of /rate_limit breaks its rule: the probe holds against the correct
  * reference and fails against a reference started with that fault alone.
  */
-import { describe, expect, it } from 'vitest';
 import { LIMITS, RATE_CATEGORIES } from '../../spec/limits.js';
 import { call, TOKENS, type Reply } from '../helpers/reference.js';
 import { describeFaultProbes, type Probe } from '../helpers/faults.js';
