@@ -5,6 +5,7 @@
  * (an upstream's ETag means nothing for a body rewritten to the proxy's address).
  */
 import { createHash } from 'node:crypto';
+import { notModified } from '../src/conditional.js';
 import type { Answer } from './answer.js';
 
 export interface ConditionalRequest {
@@ -34,7 +35,8 @@ export function answerConditional(req: ConditionalRequest, served: Representatio
   const dated = { ...served.answer, headers: { ...served.answer.headers, date: new Date(served.recordedAt).toUTCString() } };
   if (req.method.toUpperCase() !== 'GET' || dated.status !== 200 || !dated.body) return dated;
   const answer = withValidators({ answer: dated, recordedAt: served.recordedAt });
-  return notModified(req, answer.headers) ? toNotModified(answer) : answer;
+  const conditions = { ifNoneMatch: req.headers['if-none-match'], ifModifiedSince: req.headers['if-modified-since'] };
+  return notModified(conditions, { etag: answer.headers.etag!, lastModified: answer.headers['last-modified'] }) ? toNotModified(answer) : answer;
 }
 
 /** A 200 with ETag (quoted, strong: a hash of the bytes as served) and Last-Modified (recorded, else the recording time). */
@@ -42,24 +44,6 @@ export function withValidators({ answer, recordedAt }: Representation): Answer {
   const etag = `"${createHash('sha256').update(answer.body ?? '').digest('hex')}"`;
   const lastModified = answer.headers['last-modified'] ?? new Date(recordedAt).toUTCString();
   return { ...answer, headers: { ...answer.headers, etag, 'last-modified': lastModified } };
-}
-
-/**
- * RFC 9110 §13.1.2: If-None-Match compares weakly (W/ ignored) against the quoted ETag, `*` matches
- * any; the quotes are part of the value ("the quotes around the value are required"). §13.1.3: a
- * present If-None-Match makes If-Modified-Since ignored; otherwise not modified when Last-Modified
- * is not later than the date sent.
- */
-function notModified(req: ConditionalRequest, headers: Record<string, string>): boolean {
-  const ifNoneMatch = req.headers['if-none-match'];
-  if (ifNoneMatch !== undefined) {
-    return ifNoneMatch.split(',').map((v) => v.trim().replace(/^W\//, '')).some((v) => v === '*' || v === headers.etag);
-  }
-  const ifModifiedSince = req.headers['if-modified-since'];
-  if (ifModifiedSince === undefined) return false;
-  const since = Date.parse(ifModifiedSince);
-  const modified = Date.parse(headers['last-modified'] ?? '');
-  return !Number.isNaN(since) && !Number.isNaN(modified) && modified <= since;
 }
 
 /** The 304: no body, the 200's other headers kept (validators, X-Poll-Interval, Link). */

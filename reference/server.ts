@@ -9,6 +9,7 @@ import { matchEndpoint } from '../spec/catalogue.js';
 import type { RateCategory } from '../spec/limits.js';
 import { vendorNames, type VendorNames } from '../spec/vendor.js';
 import { API_VERSIONS } from '../spec/vocabulary.js';
+import { notModified } from '../src/conditional.js';
 import { listen, normalizePrefix } from '../src/listen.js';
 import { authenticate } from './auth.js';
 import { resolveFaults } from './faults.js';
@@ -194,18 +195,12 @@ function conditional(req: IncomingMessage, result: HandlerResult, fault: (id: st
   const etag = fault('cond-etag-unquoted') ? digest : `"${digest}"`;
   const headers: Record<string, string> = { ...result.headers, ETag: etag };
   if (result.lastModified !== undefined) headers['Last-Modified'] = new Date(result.lastModified).toUTCString();
-  const notModified = { status: 304, headers };
-  const ifNoneMatch = req.headers['if-none-match'];
-  if (ifNoneMatch && !fault('cond-if-none-match-ignored')) {
-    // The quotes are part of the value: an unquoted copy does not match.
-    const candidates = ifNoneMatch.split(',').map((v) => v.trim().replace(/^W\//, ''));
-    if (candidates.includes(`"${digest}"`) || candidates.includes('*')) return notModified;
-  }
-  const ifModifiedSince = req.headers['if-modified-since'];
-  if (ifModifiedSince && result.lastModified !== undefined && !fault('cond-if-modified-since-ignored')) {
-    const since = Date.parse(ifModifiedSince);
-    if (!Number.isNaN(since) && Math.floor(result.lastModified / 1000) * 1000 <= since) return notModified;
-  }
+  // A fault makes the reference ignore that condition, as a server that never implemented it would.
+  const conditions = {
+    ifNoneMatch: fault('cond-if-none-match-ignored') ? undefined : req.headers['if-none-match'],
+    ifModifiedSince: fault('cond-if-modified-since-ignored') ? undefined : req.headers['if-modified-since'],
+  };
+  if (notModified(conditions, { etag: `"${digest}"`, lastModified: headers['Last-Modified'] })) return { status: 304, headers };
   return { ...result, headers };
 }
 
