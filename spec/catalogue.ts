@@ -4,8 +4,8 @@
  */
 import { LIMITS, type RateCategory } from './limits.js';
 import { CONTENTS, PERMISSION_MATRIX } from './permissions.js';
+import type { Method } from './vocabulary.js';
 
-export type Method = 'GET' | 'PUT' | 'PATCH' | 'DELETE' | 'POST';
 export type Area = 'search' | 'notifications' | 'events' | 'rate-limit' | 'code-scanning' | 'imports';
 /** Who may call: anyone (public data), any authenticated caller, or only a classic personal access token. */
 export type TokenRule = 'anonymous-ok' | 'token-required' | 'classic-only';

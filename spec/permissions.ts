@@ -14,7 +14,7 @@
  * here is the category's name in snake case, prefixed `organization_` for organization permissions
  * so the organization and repository Administration categories stay distinct.
  */
-import type { Method } from './catalogue.js';
+import type { Method } from './vocabulary.js';
 
 export type Level = 'read' | 'write' | 'admin';
 

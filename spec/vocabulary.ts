@@ -1,5 +1,8 @@
 /** Enumerations and fixed strings the spec states. */
 
+/** HTTP methods the spec's endpoints and permission matrix use. */
+export type Method = 'GET' | 'PUT' | 'PATCH' | 'DELETE' | 'POST';
+
 /** Document 1, "Reasons". */
 export const NOTIFICATION_REASONS = [
   'assign', 'author', 'comment', 'ci_activity', 'invitation', 'manual', 'mention',
