@@ -1,6 +1,6 @@
 /** The catalogue of named faults, as data: the pipeline's own plus each area's. */
 import type { Fault } from './fault.js';
-import { AREAS } from './state.js';
+import { AREAS } from './areas/index.js';
 
 /** Faults of the shared conventions (authentication, versioning, rate-limit headers, conditional requests, errors, shared resources). */
 const CONVENTION_FAULTS: Fault[] = [

@@ -62,10 +62,8 @@ export function notFound(): HandlerResult {
   return error(404, 'Not Found');
 }
 
-/** ISO 8601 without fractional seconds: YYYY-MM-DDTHH:MM:SSZ. */
-export function timestamp(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-}
+// Handlers format times with it; it lives apart so the rate limiter (imported by state.ts) need not import this file.
+export { timestamp } from './timestamp.js';
 
 /** Parses the spec's timestamp form (and any ISO 8601 Date accepts); NaN when invalid. */
 export function parseTimestamp(value: string): number {

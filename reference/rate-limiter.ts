@@ -3,7 +3,7 @@
  * the other categories' values are not shown, so the reference uses the real platform's figures.
  */
 import { LIMITS, RATE_CATEGORIES, type RateCategory } from '../spec/limits.js';
-import { timestamp } from './http.js';
+import { timestamp } from './timestamp.js';
 
 export interface Quota {
   limit: number;

@@ -11,13 +11,14 @@ import { vendorNames, type VendorNames } from '../spec/vendor.js';
 import { API_VERSIONS } from '../spec/vocabulary.js';
 import { notModified } from '../src/conditional.js';
 import { listen, normalizePrefix } from '../src/listen.js';
+import { AREAS, createState } from './areas/index.js';
 import { authenticate } from './auth.js';
 import { resolveFaults } from './faults.js';
 import { error, type Handler, type HandlerContext, type HandlerResult } from './http.js';
 import { DEFAULT_LOCKOUT, type LockoutPolicy } from './lockout.js';
 import { acceptedPermissions, admit, ssoRefusal } from './policy.js';
 import { quotaTable, rateLimitHeaders } from './rate-limiter.js';
-import { AREAS, createState, type ReferenceState } from './state.js';
+import type { ReferenceState } from './state.js';
 
 export interface ReferenceOptions {
   /** 0 picks a free port. */

@@ -1,18 +1,15 @@
 /** Everything a running reference remembers, shared by the pipeline and the area handlers. */
-import type { AreaInit } from './area.js';
-import { codeScanningArea, type CodeScanningState } from './areas/code-scanning.js';
-import { eventsArea, type EventsState } from './areas/events.js';
-import { importsArea, type ImportsState } from './areas/imports.js';
-import { notificationsArea, type NotificationsState } from './areas/notifications.js';
-import { rateLimitArea } from './areas/rate-limit.js';
-import { searchArea, type SearchState } from './areas/search.js';
-import { Lockout, type LockoutPolicy } from './lockout.js';
-import { RateLimiter, type QuotaTable } from './rate-limiter.js';
-import { World } from './world.js';
+import type { Lockout } from './lockout.js';
+import type { RateLimiter } from './rate-limiter.js';
+import type { World } from './world.js';
 
-export const AREAS = [searchArea, notificationsArea, eventsArea, rateLimitArea, codeScanningArea, importsArea] as const;
+/**
+ * Each area's own state, one slot per area. Empty here: reference/areas/index.ts adds the slots by
+ * declaration merging, so this file (and http.ts, which hands the state to handlers) imports no area.
+ */
+export interface AreaStates {}
 
-export interface ReferenceState {
+export interface ReferenceState extends AreaStates {
   world: World;
   startedAt: number;
   rateLimiter: RateLimiter;
@@ -21,27 +18,4 @@ export interface ReferenceState {
   importsRetired: boolean;
   /** Seconds sent in X-Poll-Interval on polled listings (notifications, events). */
   pollIntervalSeconds: number;
-  search: SearchState;
-  notifications: NotificationsState;
-  events: EventsState;
-  codeScanning: CodeScanningState;
-  imports: ImportsState;
-}
-
-export function createState(opts: { now: () => number; quotas: QuotaTable; lockout: LockoutPolicy; importsRetired: boolean; pollIntervalSeconds: number }): ReferenceState {
-  const world = new World();
-  const init: AreaInit = { world, startedAt: opts.now(), now: opts.now };
-  return {
-    world,
-    startedAt: init.startedAt,
-    rateLimiter: new RateLimiter(opts.quotas, opts.now),
-    lockout: new Lockout(opts.lockout, opts.now),
-    importsRetired: opts.importsRetired,
-    pollIntervalSeconds: opts.pollIntervalSeconds,
-    search: searchArea.createState(init),
-    notifications: notificationsArea.createState(init),
-    events: eventsArea.createState(init),
-    codeScanning: codeScanningArea.createState(init),
-    imports: importsArea.createState(init),
-  };
 }

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FAULTS } from '../reference/faults.js';
-import { AREAS } from '../reference/state.js';
+import { AREAS } from '../reference/areas/index.js';
 import { CATALOGUE } from '../spec/catalogue.js';
 import { REQUIREMENTS } from '../spec/requirements/index.js';
 import { PACKAGE_ROOT, packagePath } from '../src/paths.js';
