@@ -49,10 +49,11 @@ describe('schema suite', () => {
     const ref = await startReference({ port: 0, pollIntervalSeconds: 1 });
     try {
       const profile = referenceProfile(ref);
-      profile.resources = { ...profile.resources, search_keyword: 'conformance-matches-nothing' };
-      const r = await runConformance({ profile, suites: ['schema'], only: ['schema.search.issues'], allowWrites: false });
-      const issues = r.checks.find((c) => c.id === 'schema.search.issues')!;
-      expect([issues.outcome, issues.skipReason, issues.message]).toEqual(['skip', 'inconclusive', 'the envelope has total_count 0 and an empty items array: nothing to grade']);
+      profile.resources = { ...profile.resources, search_keyword: 'conformance-matches-nothing', public_repo: 'acme/import-target' };
+      const r = await runConformance({ profile, suites: ['schema'], only: ['schema.search.issues', 'schema.notifications.repo-list'], allowWrites: false });
+      const outcome = (id: string) => r.checks.filter((c) => c.id === id).map((c) => [c.outcome, c.skipReason, c.message]);
+      expect(outcome('schema.search.issues')).toEqual([['skip', 'inconclusive', 'the envelope has total_count 0 and an empty items array: nothing to grade']]);
+      expect(outcome('schema.notifications.repo-list')).toEqual([['skip', 'inconclusive', 'the list is empty: nothing to grade']]);
     } finally {
       await ref.close();
     }
