@@ -19,7 +19,7 @@ const CONVENTION_FAULTS: Fault[] = [
   { id: 'ratelimit-304-counted', requirement: 'ratelimit.304-not-counted', effect: '304 answers consume the rate limit.' },
   { id: 'ratelimit-exhausted-429', requirement: 'ratelimit.exhausted-403', effect: 'Exhaustion is answered 429 instead of 403.' },
   { id: 'schema-user-id-string', requirement: 'resource.user', effect: 'User objects carry `id` as a string.' },
-  { id: 'schema-repository-missing-full-name', requirement: 'resource.repository', effect: 'Embedded repositories lack `full_name`.' },
+  { id: 'schema-repository-private-string', requirement: 'resource.repository', effect: 'Embedded repositories carry `private` as a string.' },
   { id: 'auth-private-repo-open', requirement: 'auth.no-token-404-or-403', effect: "A private repository's events answer 200 to callers who cannot read it, anonymous included." },
   { id: 'notifications-any-token', requirement: 'notifications.classic-only', effect: 'Notification endpoints admit fine-grained and app tokens.' },
   { id: 'schema-subscription-ignored-string', requirement: 'resource.thread-subscription', effect: 'Thread subscriptions carry `ignored` as a string.' },

@@ -1,8 +1,9 @@
 /**
  * The resource schemas in schemas/, and the grader that applies them as precisely as the spec
- * states: a missing listed field, a wrong type, another timestamp form or a value outside an
- * enum fails; `null` where the spec does not state nullability is only a warning; in strict
- * mode, fields the spec does not describe are reported as information.
+ * states: a wrong type, another timestamp form, a value outside an enum, or a field absent where
+ * the spec states it present (the schemas' `required`) fails; `null` where the spec does not
+ * state nullability is only a warning; a listed field that is absent is information, since
+ * requiredness is not shown; in strict mode, fields the spec does not describe are information.
  */
 import { readdirSync } from 'node:fs';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
@@ -28,10 +29,31 @@ const NOT_RESOURCES = new Set(['common', 'profile', 'report', 'har']);
 
 type Schema = Record<string, unknown>;
 
+/** The keyword, added to the compiled copies only, that notes absent listed fields without failing. */
+const LISTED = 'listedFields';
+
 function loadSchemas(): Map<string, Schema> {
   const out = new Map<string, Schema>();
   for (const file of readdirSync(packagePath('schemas')).filter((f) => f.endsWith('.schema.json')).sort()) {
     out.set(file.replace('.schema.json', ''), readPackageJson<Schema>('schemas', file));
+  }
+  return out;
+}
+
+/**
+ * A copy in which every object schema that lists properties also notes which of them are absent:
+ * all listed fields except the deprecated, the stated-optional (`x-optional`) and the
+ * stated-absent (`false`) ones. `if` conditions are left alone: they only choose a branch.
+ */
+function withListed(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withListed);
+  if (!node || typeof node !== 'object') return node;
+  const out: Schema = {};
+  for (const [k, v] of Object.entries(node)) out[k] = k === 'if' ? v : withListed(v);
+  const props = out.properties as Record<string, unknown> | undefined;
+  if (props) {
+    const listed = Object.entries(props).filter(([, p]) => p !== false && !(p as Schema).deprecated && !(p as Schema)['x-optional']).map(([name]) => name);
+    if (listed.length) out[LISTED] = listed;
   }
   return out;
 }
@@ -47,11 +69,25 @@ function strictCopy(node: unknown): unknown {
 }
 
 const SCHEMAS = loadSchemas();
+/** Absent listed fields seen by the validation running now (validation is synchronous). */
+let absent: Finding[] = [];
 const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
+ajv.addKeyword('x-optional');
+ajv.addKeyword({
+  keyword: LISTED,
+  type: 'object',
+  schemaType: 'array',
+  errors: false,
+  validate: (fields: string[], data: Record<string, unknown>, _parent: unknown, cxt?: { instancePath: string }) => {
+    for (const f of fields) if (!(f in data)) absent.push({ path: `${cxt?.instancePath ?? ''}/${f}`, message: `field "${f}" absent (requiredness not shown)` });
+    return true;
+  },
+});
 for (const [name, schema] of SCHEMAS) {
   if (name === 'profile' || name === 'report') continue;
-  ajv.addSchema(schema);
-  ajv.addSchema(strictCopy(schema) as Schema);
+  const graded = withListed(schema) as Schema;
+  ajv.addSchema(graded);
+  ajv.addSchema(strictCopy(graded) as Schema);
 }
 const compiled = new Map<string, ValidateFunction>();
 
@@ -91,7 +127,9 @@ const show = (v: unknown) => {
 function describe(e: ErrorObject, value: unknown): string {
   switch (e.keyword) {
     case 'required':
-      return `missing field "${(e.params as { missingProperty: string }).missingProperty}"`;
+      return `field "${(e.params as { missingProperty: string }).missingProperty}" absent where the spec states it present`;
+    case 'false schema':
+      return 'field present where the spec states it absent';
     case 'type':
       return `expected ${String((e.params as { type: string | string[] }).type).replace(',', ' or ')}, got ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value} ${show(value)}`;
     case 'pattern':
@@ -117,7 +155,9 @@ export function grade(name: string, value: unknown, opts: { list?: boolean; stri
     list.push({ path, message });
   };
   const validate = validator(name, opts.list ?? false, opts.strict ?? false);
+  absent = [];
   validate(value);
+  for (const f of absent) add(grade.infos, f.path, f.message);
   for (const e of validate.errors ?? []) {
     // if/then and anyOf wrappers only repeat what their branches already said.
     if (e.keyword === 'if' || e.keyword === 'anyOf') continue;

@@ -1,10 +1,11 @@
 /**
  * Schema conformance: every GET endpoint's success response, validated in full (every item,
- * nested) against the JSON Schema of its resource; and error bodies carry `message`.
+ * nested) against the JSON Schema of its resource, saying how many records it graded; a response
+ * with no record to grade is inconclusive, not a pass. And error bodies carry `message`.
  */
 import { CATALOGUE, type Endpoint } from '../spec/catalogue.js';
 import type { ProfileResources } from '../src/profile.js';
-import { grade } from '../src/schemas.js';
+import { grade, type Finding } from '../src/schemas.js';
 import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
 
 /** Which stated field list each success schema enforces. */
@@ -94,6 +95,28 @@ async function ensureImport(t: CheckContext): Promise<void> {
   for (let i = 0; i < 8; i++) await t.request({ path });
 }
 
+/** How many records a success body holds: a list's entries, a search envelope's items, or the one resource. */
+function itemsGraded(endpoint: Endpoint, body: unknown): { count: number; what: string } {
+  if (endpoint.success.list) return Array.isArray(body) ? { count: body.length, what: 'the list is empty' } : { count: 0, what: 'not a list' };
+  if (endpoint.area !== 'search') return { count: 1, what: 'one resource' };
+  const { items, total_count } = (body ?? {}) as { items?: unknown; total_count?: unknown };
+  const count = Array.isArray(items) ? items.length : 0;
+  return { count, what: `the envelope has total_count ${JSON.stringify(total_count)} and ${Array.isArray(items) ? 'an empty items array' : `items ${JSON.stringify(items) ?? 'absent'}`}` };
+}
+
+/** One note per finding repeated across list entries (`/3/repository/svn_url` and `/7/...` alike), with how often it occurred. */
+function summarise(findings: Finding[]): Finding[] {
+  const groups = new Map<string, { path: string; message: string; count: number }>();
+  for (const f of findings) {
+    const path = f.path.replace(/\/\d+(?=\/|$)/g, '/*');
+    const key = `${path}\u0000${f.message}`;
+    const g = groups.get(key);
+    if (g) g.count++;
+    else groups.set(key, { path, message: f.message, count: 1 });
+  }
+  return [...groups.values()].map((g) => ({ path: g.path, message: g.count > 1 ? `${g.message}, ${g.count} times` : g.message }));
+}
+
 function schemaCheck(endpoint: Endpoint): CheckSpec | undefined {
   const schema = endpoint.success.schema;
   const how = REQUESTS[endpoint.id];
@@ -111,11 +134,13 @@ function schemaCheck(endpoint: Endpoint): CheckSpec | undefined {
       if (!t.expectStatus(reply, [endpoint.success.status])) return;
       const body = t.body(reply);
       if (body === undefined) return;
-      if (Array.isArray(body) && !body.length) t.info('the list is empty: no item to grade');
       const result = grade(schema, body, { list: endpoint.success.list ?? false, strict: t.strict });
       for (const f of result.failures) t.fail(f.message, f.path);
       for (const f of result.warnings) t.warn(f.message, f.path);
-      for (const f of result.infos) t.info(f.message, f.path);
+      const seen = itemsGraded(endpoint, body);
+      if (!seen.count && !result.failures.length && !result.warnings.length) return t.skip('inconclusive', `${seen.what}: nothing to grade`);
+      t.info(`graded ${seen.count} ${seen.count === 1 ? 'item' : 'items'} as ${schema}`);
+      for (const f of summarise(result.infos)) t.info(f.message, f.path);
     },
   };
 }

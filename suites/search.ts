@@ -3,6 +3,7 @@ import { LIMITS } from '../spec/limits.js';
 import { VALIDATION_FAILED } from '../spec/vocabulary.js';
 import type { Reply } from '../src/client.js';
 import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
+import { judgeQuotedMessage } from '../src/wording.js';
 
 interface Envelope { total_count: number; items: Record<string, unknown>[] }
 const enc = encodeURIComponent;
@@ -13,8 +14,7 @@ const search = (t: CheckContext, kind: string, q: string, extra = '', as?: Param
 /** "Search-specific 422 cases (message 'Validation failed')". */
 function expect422(t: CheckContext, r: Reply, what: string): void {
   if (!t.expectStatus(r, [422], what)) return;
-  const message = (r.json as { message?: unknown } | undefined)?.message;
-  if (message !== VALIDATION_FAILED) t.fail(`${what}: message is ${JSON.stringify(message)}, not '${VALIDATION_FAILED}'`);
+  judgeQuotedMessage(t, what, (r.json as { message?: unknown } | undefined)?.message, VALIDATION_FAILED);
 }
 
 /** The profile names a keyword that exists only where the spec says search does not look. */

@@ -23,9 +23,30 @@ describe('grade', () => {
     expect(g.failures).toEqual([{ path: '/id', message: 'expected integer, got string "1"' }]);
   });
 
-  it('fails a missing listed field', () => {
+  it('notes, without failing, a listed field that is absent (requiredness not shown)', () => {
     const { email: _email, ...rest } = author();
-    expect(grade('import-author', rest).failures).toEqual([{ path: '/', message: 'missing field "email"' }]);
+    const g = grade('import-author', rest);
+    expect(g.failures).toEqual([]);
+    expect(g.infos).toEqual([{ path: '/email', message: 'field "email" absent (requiredness not shown)' }]);
+    // Nested, and through a nullable alternative: an embedded user without gravatar_id is no failure either.
+    const alert = grade('code-scanning-alert', { number: 1, dismissed_by: { login: 'a', id: 1 }, rule: {} });
+    expect(alert.failures).toEqual([]);
+    expect(alert.infos).toContainEqual({ path: '/dismissed_by/gravatar_id', message: 'field "gravatar_id" absent (requiredness not shown)' });
+    expect(alert.infos).toContainEqual({ path: '/rule/severity', message: 'field "severity" absent (requiredness not shown)' });
+  });
+
+  it('notes no absence of a stated-optional or deprecated field', () => {
+    const g = grade('event', { id: '1', type: 'WatchEvent', actor: {}, repo: {}, payload: { action: 'started' }, public: true, created_at: '2026-01-02T03:04:05Z' });
+    expect(g.infos.map((f) => f.path)).not.toContain('/org');
+    expect(grade('rate-limit', { resources: {} }).infos.map((f) => f.path)).not.toContain('/rate');
+  });
+
+  it('fails absence where the spec states presence, and presence where it states absence', () => {
+    const alert = { number: 1, state: 'open' };
+    expect(grade('code-scanning-alert-org', alert).failures).toEqual([{ path: '/', message: 'field "repository" absent where the spec states it present' }]);
+    expect(grade('code-scanning-alert', { ...alert, repository: {} }).failures).toEqual([{ path: '/repository', message: 'field present where the spec states it absent' }]);
+    const categories = grade('rate-limit', { resources: { core: {} } }).failures.map((f) => f.message);
+    expect(categories).toEqual(RATE_CATEGORIES.filter((c) => c !== 'core').map((c) => `field "${c}" absent where the spec states it present`));
   });
 
   it('fails a timestamp in another form', () => {
@@ -38,8 +59,8 @@ describe('grade', () => {
   it('fails a value outside an enum', () => {
     const g = grade('large-file', { ref_name: 'r', path: 'p', oid: 'o', size: 1 });
     expect(g.failures).toEqual([]);
-    const bad = grade('rate-limit', { resources: {}, rate: { limit: 1, remaining: 1, reset: 1, used: 0 } });
-    expect(bad.failures.map((f) => f.message)).toContain('missing field "core"');
+    const bad = grade('notification-thread', { reason: 'watching' });
+    expect(bad.failures.map((f) => f.message)).toEqual([expect.stringMatching(/^expected one of .*, got "watching"$/)]);
   });
 
   it('warns, without failing, on null where nullability is not shown', () => {
@@ -55,10 +76,16 @@ describe('grade', () => {
     expect(grade('import-author', list, { list: true, strict: true }).infos).toEqual([{ path: '/1/extra_field', message: 'field "extra_field" is not described by the spec' }]);
   });
 
-  it('requires state-dependent import fields in their state only', () => {
+  it('requires the import fields the record table states present, in their state only', () => {
     const base = { vcs: 'git', vcs_url: 'https://x.invalid/r', url: 'u', html_url: 'u', authors_url: 'u', repository_url: 'u' };
-    expect(grade('import', { ...base, status: 'complete' }).failures).toEqual([]);
-    expect(grade('import', { ...base, status: 'importing' }).failures.map((f) => f.message).sort()).toEqual(['missing field "commit_count"', 'missing field "percent"']);
+    const absentIn = (status: string) => grade('import', { ...base, status }).failures.map((f) => f.message);
+    expect(absentIn('complete')).toEqual([]);
+    // "commit_count | integer, present while importing"; percent is "0 to 100, during importing" and push_percent "during pushing": presence not stated.
+    expect(absentIn('importing')).toEqual(['field "commit_count" absent where the spec states it present']);
+    expect(absentIn('pushing')).toEqual([]);
+    expect(absentIn('error')).toEqual(['field "failed_step" absent where the spec states it present']);
+    expect(absentIn('detection_found_multiple')).toEqual(['field "project_choices" absent where the spec states it present']);
+    expect(grade('import', { ...base, status: 'importing', commit_count: 1, percent: 101 }).failures.map((f) => f.path)).toEqual(['/percent']);
     expect(grade('import', { ...base, status: 'complete', use_lfs: true }).failures).toEqual([]);
     expect(grade('import', { ...base, status: 'stalled' }).failures[0]!.message).toMatch(/expected one of/);
   });
@@ -84,6 +111,7 @@ describe('schemas as data', () => {
     expect(enumOf('import', 'properties', 'status', 'enum')).toEqual([...IMPORT_STATUSES]);
     expect(enumOf('import', 'properties', 'use_lfs', 'enum')).toEqual([...USE_LFS_VALUES, true, false]);
     expect(Object.keys(enumOf('rate-limit', 'properties', 'resources', 'properties') as object)).toEqual([...RATE_CATEGORIES]);
+    expect(enumOf('rate-limit', 'properties', 'resources', 'required')).toEqual([...RATE_CATEGORIES]);
   });
 
   it('cover every success body the catalogue names, and every resource of both documents', () => {

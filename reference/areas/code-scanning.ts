@@ -98,7 +98,7 @@ export const codeScanningArea: AreaModule<CodeScanningState> = {
     { id: 'alerts-direction-ignored', requirement: 'alerts.direction', effect: 'Alerts are always listed oldest first.' },
     { id: 'alerts-per-page-uncapped', requirement: 'alerts.per-page', effect: '`per_page` above 100 is honoured.' },
     { id: 'alerts-cursors-broken', requirement: 'alerts.cursors', effect: '`before`/`after` cursors are ignored: the first page comes back.' },
-    { id: 'alerts-single-rule-short', requirement: 'alerts.single-rule-fields', effect: 'The single-alert form lacks security_severity_level, full_description, help and help_uri.' },
+    { id: 'alerts-single-rule-tags-string', requirement: 'alerts.single-rule-fields', effect: 'The single-alert form gives `rule.tags` as one comma-separated string, not an array of strings.' },
     { id: 'alerts-patch-any-state', requirement: 'alerts.patch-states', effect: 'PATCH accepts any `state` string, e.g. fixed.' },
     { id: 'alerts-dismiss-without-reason', requirement: 'alerts.dismiss-requires-reason', effect: 'Dismissing without `dismissed_reason` is accepted.' },
     { id: 'alerts-reason-outside-enum', requirement: 'alerts.dismissed-reason-values', effect: 'Any `dismissed_reason` string is accepted and returned.' },

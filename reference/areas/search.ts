@@ -21,7 +21,7 @@ export const searchArea: AreaModule<SearchState> = {
   area: 'search',
   faults: [
     { id: 'search-missing-q-accepted', requirement: 'search.q-required', effect: 'A search without q answers 200 with every record.' },
-    { id: 'search-422-wrong-message', requirement: 'search.validation-message', effect: "Search 422s say 'Validation Failed' (capital F)." },
+    { id: 'search-422-wrong-message', requirement: 'search.validation-message', effect: "Search 422s say 'Unprocessable Entity', not 'Validation failed'." },
     { id: 'search-q-length-counts-qualifiers', requirement: 'search.q-length-256', effect: 'The 256-character limit counts the whole q, qualifiers included.' },
     { id: 'search-q-length-unchecked', requirement: 'search.q-length-256', effect: 'q of any keyword length is accepted.' },
     { id: 'search-operators-unlimited', requirement: 'search.max-operators', effect: 'Any number of AND/OR/NOT operators is accepted.' },

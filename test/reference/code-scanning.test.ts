@@ -312,7 +312,7 @@ const PROBES: Record<string, Probe> = {
     const second = await call(b, rel(first, 'next', b)!);
     return !numbers(second).some((n) => numbers(first).includes(n));
   },
-  'alerts-single-rule-short': async (b) => 'help_uri' in (await call(b, `${WIDGETS}/1`)).body.rule,
+  'alerts-single-rule-tags-string': async (b) => Array.isArray((await call(b, `${WIDGETS}/1`)).body.rule.tags),
   'alerts-patch-any-state': async (b) => (await dismiss(b, await firstOpen(b), { state: 'fixed' })).status === 422,
   'alerts-dismiss-without-reason': async (b) => (await dismiss(b, await firstOpen(b), { state: 'dismissed' })).status === 422,
   'alerts-reason-outside-enum': async (b) => (await dismiss(b, await firstOpen(b), { state: 'dismissed', dismissed_reason: 'bored' })).status === 422,

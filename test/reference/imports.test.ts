@@ -283,10 +283,10 @@ const PROBES: Record<string, Probe> = {
   'imports-missing-vcs-url-accepted': async (b) => (await begin(b, { vcs: 'git' })).status === 422,
   'imports-workflow-automation-accepted': async (b) => (await send(b, 'PUT', '/repos/acme/automation/import', { vcs_url: SOURCE })).status === 422,
   'imports-skip-mapping': async (b) => statuses(await course(b, (await begin(b, { vcs_url: SOURCE })).body)).includes('mapping'),
-  'imports-no-percent': async (b) => (await course(b, (await begin(b, { vcs_url: SOURCE })).body))
-    .filter((r) => r.status === 'importing').every((r) => typeof r.percent === 'number'),
-  'imports-no-push-percent': async (b) => (await course(b, (await begin(b, { vcs_url: SOURCE })).body))
-    .filter((r) => r.status === 'pushing').every((r) => typeof r.push_percent === 'number'),
+  'imports-percent-out-of-range': async (b) => (await course(b, (await begin(b, { vcs_url: SOURCE })).body))
+    .filter((r) => r.status === 'importing').every((r) => r.percent! >= 0 && r.percent! <= 100),
+  'imports-push-percent-out-of-range': async (b) => (await course(b, (await begin(b, { vcs_url: SOURCE })).body))
+    .filter((r) => r.status === 'pushing').every((r) => r.push_percent! >= 0 && r.push_percent! <= 100),
   'imports-password-echoed': async (b) => !(await begin(b, { vcs_url: SOURCE, ...credentials })).text.includes(credentials.vcs_password),
   'imports-error-no-failed-step': async (b) => typeof last(await runTo(b, 'error', { vcs_url: url('broken') })).failed_step === 'string',
   'imports-no-project-choices': async (b) =>

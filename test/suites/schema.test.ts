@@ -5,6 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckResult, RunResult } from '../../src/model.js';
 import { runConformance } from '../../src/runner.js';
+import { referenceProfile } from '../../reference/profile.js';
+import { startReference } from '../../reference/server.js';
 
 const run = (faults: string[] = []) => runConformance({ suites: ['schema'], referenceFaults: faults });
 const findings = (r: RunResult, outcome: CheckResult['outcome']) =>
@@ -36,9 +38,30 @@ describe('schema suite', () => {
     expect(repoSearch.findings.some((f) => /field "stargazers_count" is not described by the spec/.test(f.message))).toBe(true);
   });
 
+  it('says how many records each check graded', async () => {
+    const r = await run();
+    const events = r.checks.find((c) => c.id === 'schema.events.public')!;
+    expect(events.message).toMatch(/^graded [1-9]\d* items as event/);
+    expect(r.checks.find((c) => c.id === 'schema.rate-limit.get')!.message).toMatch(/^graded 1 item as rate-limit/);
+  });
+
+  it('skips as inconclusive, saying what it saw, when a list or a search envelope holds nothing to grade', async () => {
+    const ref = await startReference({ port: 0, pollIntervalSeconds: 1 });
+    try {
+      const profile = referenceProfile(ref);
+      profile.resources = { ...profile.resources, search_keyword: 'conformance-matches-nothing', public_repo: 'acme/import-target' };
+      const r = await runConformance({ profile, suites: ['schema'], only: ['schema.search.issues', 'schema.notifications.repo-list'], allowWrites: false });
+      const outcome = (id: string) => r.checks.filter((c) => c.id === id).map((c) => [c.outcome, c.skipReason, c.message]);
+      expect(outcome('schema.search.issues')).toEqual([['skip', 'inconclusive', 'the envelope has total_count 0 and an empty items array: nothing to grade']]);
+      expect(outcome('schema.notifications.repo-list')).toEqual([['skip', 'inconclusive', 'the list is empty: nothing to grade']]);
+    } finally {
+      await ref.close();
+    }
+  });
+
   const CASES: [fault: string, outcome: 'fail' | 'warn', expected: RegExp][] = [
     ['schema-user-id-string', 'fail', /expected integer, got string/],
-    ['schema-repository-missing-full-name', 'fail', /missing field "full_name"/],
+    ['schema-repository-private-string', 'fail', /\/private.*expected boolean/],
     ['alerts-timestamps-millis', 'fail', /expected a timestamp of the form YYYY-MM-DDTHH:MM:SSZ/],
     ['notifications-reason-outside-enum', 'fail', /expected one of .*"watching"/],
     ['search-incomplete-results-string', 'fail', /\/incomplete_results.*expected boolean/],

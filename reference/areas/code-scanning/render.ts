@@ -19,7 +19,6 @@ export function renderAlert(ctx: HandlerContext, repo: Repo, alert: Alert, opts:
   const url = `${ctx.apiBase}/repos/${repo.owner}/${repo.name}/code-scanning/alerts/${alert.number}`;
   const dismisser = alert.dismissedBy ? ctx.state.world.account(alert.dismissedBy) : undefined;
   const { rule } = alert;
-  const full = opts.single && !ctx.fault('alerts-single-rule-short');
   return {
     number: ctx.fault('schema-alert-number-string') ? String(alert.number) : alert.number,
     created_at: ts(alert.createdAt),
@@ -32,8 +31,9 @@ export function renderAlert(ctx: HandlerContext, repo: Repo, alert: Alert, opts:
     dismissed_at: ts(alert.dismissedAt),
     dismissed_reason: alert.dismissedReason,
     rule: {
-      id: rule.id, severity: rule.severity, tags: rule.tags, description: rule.description, name: rule.name,
-      ...(full ? { security_severity_level: rule.securitySeverityLevel, full_description: rule.fullDescription, help: rule.help, help_uri: rule.helpUri } : {}),
+      id: rule.id, severity: rule.severity, tags: opts.single && ctx.fault('alerts-single-rule-tags-string') ? rule.tags.join(',') : rule.tags,
+      description: rule.description, name: rule.name,
+      ...(opts.single ? { security_severity_level: rule.securitySeverityLevel, full_description: rule.fullDescription, help: rule.help, help_uri: rule.helpUri } : {}),
     },
     tool: { name: alert.tool.name, guid: alert.tool.guid, version: alert.tool.version },
     most_recent_instance: renderInstance(alert, instanceFor(ctx, alert, opts.ref)),

@@ -68,14 +68,14 @@ export function plan(input: PlanInput): Frame[] {
     if (scenario === 'nothing') return [...frames, { status: 'detection_found_nothing', fetched: false }];
     if (scenario === 'multiple' && !input.chosen) return [...frames, { status: 'detection_found_multiple', fetched: false }];
   }
-  const importing = (percent: number, fetched = true): Frame => ({ status: 'importing', fetched, ...(fault('imports-no-percent') ? {} : { percent }) });
+  const importing = (percent: number, fetched = true): Frame => ({ status: 'importing', fetched, percent: fault('imports-percent-out-of-range') ? percent * 10 : percent });
   if (!credentials && (scenario === 'needs-auth' || scenario === 'auth-failed')) {
     return [...frames, importing(0, false), { status: 'auth_failed', fetched: false }];
   }
   if (scenario === 'broken') return [...frames, ...IMPORT_PERCENTS.slice(0, 2).map((p) => importing(p)), { status: 'error', fetched: true }];
   frames.push(...IMPORT_PERCENTS.map((p) => importing(p)));
   if (!fault('imports-skip-mapping')) frames.push({ status: 'mapping', fetched: true });
-  frames.push(...PUSH_PERCENTS.map((p): Frame => ({ status: 'pushing', fetched: true, ...(fault('imports-no-push-percent') ? {} : { pushPercent: p }) })));
+  frames.push(...PUSH_PERCENTS.map((p): Frame => ({ status: 'pushing', fetched: true, pushPercent: fault('imports-push-percent-out-of-range') ? p * 10 : p })));
   frames.push({ status: 'complete', fetched: true });
   return frames;
 }

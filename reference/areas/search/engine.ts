@@ -51,7 +51,7 @@ interface SearchError {
 
 /** The search-specific 422: "message 'Validation failed'" with an errors array. */
 export function invalid(ctx: HandlerContext, errors: SearchError[]): HandlerResult {
-  return error(422, ctx.fault('search-422-wrong-message') ? 'Validation Failed' : VALIDATION_FAILED, { errors });
+  return error(422, ctx.fault('search-422-wrong-message') ? 'Unprocessable Entity' : VALIDATION_FAILED, { errors });
 }
 
 const qError = (message: string, code = 'invalid'): SearchError => ({ resource: 'Search', field: 'q', code, message });
