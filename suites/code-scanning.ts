@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { LIMITS } from '../spec/limits.js';
 import type { Reply } from '../src/client.js';
 import type { TokenName } from '../src/profile.js';
+import { expectRefusal } from '../src/refusal.js';
 import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
 
 interface Alert { number: number; state: string; created_at: string; tool: { name: string }; repository?: unknown; most_recent_instance?: { ref?: string } }
@@ -53,13 +54,26 @@ async function stateOf(t: CheckContext, repo: string, number: number): Promise<s
   return (r.json as AlertState | undefined)?.state;
 }
 
-/** A refusal the spec lists no status for: any 4xx passes, the code seen is information, and the alert must not change. */
+/** A valid dismissal: the control of the refused PATCHes. */
+const DISMISS = { state: 'dismissed', dismissed_reason: "won't fix" };
+
+/** A valid dismissal of an open alert, reopened at once: the control of a refused PATCH. */
+async function dismissAndReopen(t: CheckContext, repo: string, number: number): Promise<Reply> {
+  const r = await patch(t, repo, number, DISMISS);
+  if (r.status === 200) await patch(t, repo, number, { state: 'open' });
+  return r;
+}
+
+/**
+ * A refusal the spec lists no status for: any 4xx but 406, 415 and 429 counts, the code seen is
+ * information, and the alert must not change. The control, a valid dismissal, comes after.
+ */
 async function refused(t: CheckContext, repo: string, number: number, body: Record<string, unknown>, what: string): Promise<void> {
   const r = await patch(t, repo, number, body);
-  if (r.status < 400 || r.status > 499) t.fail(`${what} answered ${r.status}, not a refusal`);
-  else t.info(`${what}: ${r.status}`);
   const after = await stateOf(t, repo, number);
   if (after !== 'open') t.fail(`${what} left the alert ${after}, not open`);
+  const { verdict } = await expectRefusal(t, { probe: r, control: await dismissAndReopen(t, repo, number), what });
+  if (verdict === 'refused') t.info(`${what}: ${r.status}`);
 }
 
 const writeCheck = (id: string, title: string, requirement: string, run: CheckSpec['run'], resources: CheckSpec['needs'] = { tokens: ['classic'], resources: ['public_repo'] }): CheckSpec =>
@@ -74,14 +88,18 @@ export const codeScanningSuite: Suite = {
   checks: () => [
     {
       id: 'alerts.no-advanced-security-403', title: 'A repository without advanced security answers 403', requirement: 'alerts.no-advanced-security-403',
-      needs: { tokens: ['classic'], resources: ['no_advanced_security_repo'] },
+      needs: { tokens: ['classic'], resources: ['public_repo', 'no_advanced_security_repo'] },
       async run(t) {
         const path = `/repos/${t.resources.no_advanced_security_repo}/code-scanning/alerts`;
-        t.expectStatus(await t.request({ path }), [403], `GET ${path}`);
+        // The control: the same listing of a repository with advanced security.
+        await expectRefusal(t, { probe: { path }, control: { path: alertsPath(t) }, expected: [403], what: `GET ${path}` });
       },
     },
     repoCheck('alerts.not-found-404', 'An unknown alert answers 404', 'alerts.not-found-404', async (t) => {
-      t.expectStatus(await t.request({ path: alertsPath(t, '/2147483647') }), [404], 'GET an alert number that does not exist');
+      const listed = await t.request({ path: alertsPath(t, '?per_page=1') });
+      const known = t.resources.alert_numbers?.[0] ?? (Array.isArray(listed.json) ? (listed.json[0] as Alert | undefined)?.number : undefined);
+      if (known === undefined) return t.skip('inconclusive', `no alert of ${t.resources.public_repo} to read as the control (the listing answered ${listed.status})`);
+      await expectRefusal(t, { probe: { path: alertsPath(t, '/2147483647') }, control: { path: alertsPath(t, `/${known}`) }, expected: [404], what: 'GET an alert number that does not exist' });
     }),
     {
       id: 'alerts.repository-in-org-listing', title: 'The organization listing gives each alert its repository', requirement: 'alerts.repository-in-org-listing',
@@ -103,10 +121,11 @@ export const codeScanningSuite: Suite = {
     },
     {
       id: 'alerts.org-owner-or-security-manager', title: 'Someone neither owner nor security manager cannot list the organization\'s alerts',
-      requirement: 'alerts.org-owner-or-security-manager', needs: { tokens: ['org_member'], resources: ['org'] },
+      requirement: 'alerts.org-owner-or-security-manager', needs: { tokens: ['classic', 'org_member'], resources: ['org'] },
       async run(t) {
-        const r = await t.request({ path: `/orgs/${t.resources.org}/code-scanning/alerts`, as: 'org_member' });
-        if (r.status >= 200 && r.status < 300) t.fail(`a member who is neither owner nor security manager got ${r.status}`);
+        const path = `/orgs/${t.resources.org}/code-scanning/alerts`;
+        // The control: the classic token, an owner's; no refusal status is stated.
+        await expectRefusal(t, { probe: { path, as: 'org_member' }, control: { path }, what: 'a member who is neither owner nor security manager' });
       },
     },
     repoCheck('alerts.state-filter', 'state= lists only alerts in that state', 'alerts.state-filter', async (t) => {
@@ -125,9 +144,10 @@ export const codeScanningSuite: Suite = {
       if (other.length) t.fail(`tool_name=${names[0]} lists ${other.length} alerts of ${other[0]!.tool.name}`);
     }),
     repoCheck('alerts.tool-filters-exclusive', 'tool_name with tool_guid together is refused (no status is stated: any 4xx)', 'alerts.tool-filters-exclusive', async (t) => {
-      const r = await t.request({ path: alertsPath(t, '?tool_name=CodeQL&tool_guid=conformance') });
-      if (r.status < 400 || r.status > 499) t.fail(`answered ${r.status}, not a refusal`);
-      else t.info(`refused with ${r.status}`);
+      const { verdict, probe } = await expectRefusal(t, {
+        probe: { path: alertsPath(t, '?tool_name=CodeQL&tool_guid=conformance') }, control: { path: alertsPath(t, '?tool_name=CodeQL') }, what: 'tool_name with tool_guid',
+      });
+      if (verdict === 'refused') t.info(`refused with ${probe.status}`);
     }),
     repoCheck('alerts.sort-direction', 'Default order is created, descending; direction=asc reverses it', 'alerts.direction', async (t) => {
       for (const [query, sign] of [['', -1], ['&direction=asc', 1], ['&sort=created&direction=desc', -1]] as const) {
@@ -228,7 +248,10 @@ export const codeScanningSuite: Suite = {
     writeCheck('alerts.update-archived-403', 'Updating an alert of an archived repository answers 403', 'alerts.update-archived-403', async (t) => {
       const repo = t.resources.archived_repo!;
       const number = await openAlert(t, repo);
-      t.expectStatus(await patch(t, repo, number, { state: 'dismissed', dismissed_reason: 'used in tests' }), [403], `PATCH an alert of ${repo}`);
-    }, { tokens: ['classic'], resources: ['archived_repo'] }),
+      const probe = await patch(t, repo, number, DISMISS);
+      // The control: the same dismissal of an alert of a repository not archived.
+      const control = await dismissAndReopen(t, t.resources.public_repo!, await openAlert(t, t.resources.public_repo!));
+      await expectRefusal(t, { probe, control, expected: [403], what: `PATCH an alert of ${repo}` });
+    }, { tokens: ['classic'], resources: ['public_repo', 'archived_repo'] }),
   ],
 };
