@@ -1,6 +1,7 @@
 /** Events: the nine timelines' stated rules, read-only. Times are judged by the server's own Date header. */
 import { LIMITS } from '../spec/limits.js';
 import type { Reply } from '../src/client.js';
+import { expectRefusal } from '../src/refusal.js';
 import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
 
 interface EventBody { created_at: string; public: boolean }
@@ -63,8 +64,8 @@ export const eventsSuite: Suite = {
       const user = login(t);
       if (!user) return t.skip('missing-resource', 'the profile does not name the classic token\'s login (tokens.classic.login)');
       const path = `/users/${user}/events/orgs/${t.resources.org}`;
-      const r = await t.request({ path, as: t.profile.tokens?.classic_public ? 'classic_public' : null });
-      if (r.status >= 200 && r.status < 300) t.fail(`GET ${path} as another caller answered ${r.status}`);
+      // The control: the user's own token. No refusal status is stated.
+      await expectRefusal(t, { probe: { path, as: t.profile.tokens?.classic_public ? 'classic_public' : null }, control: { path }, what: `GET ${path} as another caller` });
     }),
     check('events.received-public-only', 'received_events/public holds public events only', 'events.received-public-only', { tokens: ['classic'] }, async (t) => {
       const user = login(t);
