@@ -41,7 +41,7 @@ export function judgeRefusal(
   if (!controlOk) {
     return { verdict: 'inconclusive', reason: `the control answered ${control}, not ${success ? success.join(' or ') : 'a 2xx'}, so the ${probe} shows nothing about the rule` };
   }
-  const stated = expected ? expected.includes(probe) : probe < 500 && !(NEVER_THE_REFUSAL as readonly number[]).includes(probe);
+  const stated = probe < 500 && !(NEVER_THE_REFUSAL as readonly number[]).includes(probe) && (expected ?? [probe]).includes(probe);
   if (stated) return { verdict: 'refused', reason: '' };
   if (transient.includes(probe)) return { verdict: 'inconclusive', reason: `answered ${probe} (${probe === 429 ? 'throttled' : 'unavailable'}), which is not ${wanted}; try again later` };
   return { verdict: 'not-refused', reason: `answered ${probe}, not ${wanted}` };

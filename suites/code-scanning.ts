@@ -159,9 +159,12 @@ export const codeScanningSuite: Suite = {
     }),
     repoCheck('alerts.ref-filter', 'ref= lists only alerts found on that ref: none for a ref never analysed', 'alerts.ref-filter', async (t) => {
       const ref = 'refs/heads/conformance-never-analysed';
+      // Without alerts on the default branch, an empty answer for the other ref would show nothing.
+      const all = await alerts(t, alertsPath(t, '?per_page=1'));
+      if (all && !all.items.length) return t.skip('inconclusive', `${t.resources.public_repo} lists no alert at all`);
       const r = await t.request({ path: alertsPath(t, `?ref=${encodeURIComponent(ref)}&per_page=100`) });
       // The spec lists no status for a ref without analyses; only alerts listed for it break the filter.
-      if (r.status !== 200) return t.info(`ref=${ref} answered ${r.status}`);
+      if (r.status !== 200) return t.skip('inconclusive', `ref=${ref} answered ${r.status}: no listing to judge`);
       const items = t.body<Alert[]>(r) ?? [];
       if (items.length) t.fail(`ref=${ref} lists ${items.length} alerts, e.g. number ${items[0]!.number} on ${items[0]!.most_recent_instance?.ref}`);
     }),

@@ -222,8 +222,9 @@ export const importsSuite: Suite = {
     check('imports.record-fields', 'vcs_password is never echoed', 'imports.record-fields', async (t) => {
       const secret = 'conformance-secret-pw-7c1e';
       const r = await start(t, { vcs: 'subversion', vcs_url: url(t, 'ok'), vcs_username: 'conformance', vcs_password: secret });
-      const texts = [r.text, (await t.request({ path: importPath(t) })).text];
-      if (texts.some((x) => x.includes(secret))) t.fail('a response echoes vcs_password');
+      const again = await t.request({ path: importPath(t) });
+      if ([r, again].some((x) => x.text.includes(secret))) t.fail('a response echoes vcs_password');
+      else if (r.status !== 201 && again.status !== 200) t.skip('inconclusive', `no import record to look at: PUT answered ${r.status}, GET ${again.status}`);
     }),
   ],
 };
