@@ -1,7 +1,7 @@
 /** Search: the 422 rules, access filtering, page caps, the 1,000-result cap, ordering and text matches. */
 import { LIMITS } from '../spec/limits.js';
 import { VALIDATION_FAILED } from '../spec/vocabulary.js';
-import type { RequestOptions } from '../src/client.js';
+import type { Reply, RequestOptions } from '../src/client.js';
 import { expectRefusal } from '../src/refusal.js';
 import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
 
@@ -17,7 +17,7 @@ const search = (t: CheckContext, kind: string, q: string, extra = '', as?: Reque
  * "Search-specific 422 cases (message 'Validation failed')": the probe must answer 422 while the
  * control, the same search without what makes it invalid, succeeds.
  */
-async function expect422(t: CheckContext, probe: RequestOptions, control: RequestOptions | Awaited<ReturnType<CheckContext['request']>>, what: string, message = true): Promise<void> {
+async function expect422(t: CheckContext, probe: RequestOptions, control: RequestOptions | Reply, what: string, message = true): Promise<void> {
   const r = await expectRefusal(t, { probe: { ...probe, reuse: false }, control, expected: [422], what });
   if (!message || r.verdict !== 'refused') return;
   const said = (r.probe.json as { message?: unknown } | undefined)?.message;
