@@ -86,7 +86,7 @@ export const authSuite: Suite = {
         ];
         let spanned = 0;
         for (const [path, items] of probes) {
-          // The classic token's view of a search is the same request as earlier checks': it costs no search window again.
+          // The classic token's view as earlier checks had it: the search costs no search window again.
           if (!items(t.body(await t.request({ path, reuse: true }))).some(ofOrg)) continue;
           spanned += 1;
           const r = await t.request({ path, as: 'sso_unauthorized' });
