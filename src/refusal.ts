@@ -60,6 +60,8 @@ export interface RefusalProbe {
   transient?: readonly number[];
   /** The probe in words, e.g. "six operators". */
   what: string;
+  /** Where the spec states the refusal, when the check's own sentence does not: quoted in a failure. */
+  source?: string;
 }
 
 export interface RefusalOutcome extends RefusalJudgement {
@@ -83,7 +85,7 @@ export async function expectRefusal(t: CheckContext, spec: RefusalProbe): Promis
   const control = isReply(spec.control) ? spec.control : await t.request(spec.control);
   const probe = isReply(spec.probe) ? spec.probe : await t.request(spec.probe);
   const judgement = judgeRefusal(probe.status, control.status, spec.expected, spec.success, spec.transient);
-  if (judgement.verdict === 'not-refused') t.fail(`${spec.what}: ${judgement.reason}${message(probe)}`);
+  if (judgement.verdict === 'not-refused') t.fail(`${spec.what}: ${judgement.reason}${message(probe)}${spec.source ? ` (${spec.source})` : ''}`);
   if (judgement.verdict === 'inconclusive') t.inconclusive(`${spec.what}: ${judgement.reason}${judgement.reason.startsWith('the control') ? message(control) : message(probe)}`);
   return { ...judgement, probe, control };
 }

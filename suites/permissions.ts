@@ -26,8 +26,8 @@ const IMPORTS = inScope('imports').sort((a, b) => IMPORT_ORDER.indexOf(a.method)
 const UAT_ONLY = IMPORTS.filter((e) => PERMISSION_MATRIX.some((r) => r.uatOnly && r.method === e.method && r.path === e.path));
 
 const need = (e: Endpoint): Need => e.permission!;
-/** "Without a token or with insufficient permissions the answer is 404 or 403" (document 1, Authentication). */
 const REFUSED = [403, 404];
+const STATED = 'document 1: "with insufficient permissions the answer is 404 or 403"';
 const DISMISS = { state: 'dismissed', dismissed_reason: "won't fix" };
 
 function noToken(t: CheckContext, what: string): never {
@@ -106,7 +106,7 @@ const codeScanningChecks: CheckSpec[] = [
         if (!path) continue;
         // The control: the classic token, which holds security_events.
         const control = await t.request({ path });
-        for (const as of tokens) await expectRefusal(t, { probe: { path, as }, control, expected: REFUSED, what: `GET ${path} as ${as} (without ${describeNeed(need(e))})` });
+        for (const as of tokens) await expectRefusal(t, { probe: { path, as }, control, expected: REFUSED, source: STATED, what: `GET ${path} as ${as} (without ${describeNeed(need(e))})` });
       }
     },
   },
@@ -143,7 +143,7 @@ const codeScanningChecks: CheckSpec[] = [
         // The control, after the probes: the same dismissal as the classic token, then reopened.
         const control = await patchAlert(t, path, DISMISS);
         if (control.status === 200) await t.request({ method: 'PATCH', path, body: { state: 'open' } });
-        for (const p of probes) await expectRefusal(t, { probe: p.reply, control, expected: REFUSED, what: `PATCH ${path} as ${p.as} (without ${describeNeed(need(ALERT_UPDATE))})` });
+        for (const p of probes) await expectRefusal(t, { probe: p.reply, control, expected: REFUSED, source: STATED, what: `PATCH ${path} as ${p.as} (without ${describeNeed(need(ALERT_UPDATE))})` });
       }
       for (const as of admitted) {
         if (!t.expectStatus(await patchAlert(t, path, DISMISS, as), [200], `dismissing as ${as}`)) continue;
@@ -183,7 +183,7 @@ const importChecks: CheckSpec[] = [
     async run(t) {
       if (!IMPORTS.some((e) => lacking(t.profile, need(e)).length)) return noToken(t, 'without contents');
       for (const p of await probeImports(t, IMPORTS, (e) => lacking(t.profile, need(e)), true)) {
-        await expectRefusal(t, { probe: p.reply, control: p.control!, expected: REFUSED, what: `${p.endpoint.method} ${p.path} as ${p.as} (without ${describeNeed(need(p.endpoint))})` });
+        await expectRefusal(t, { probe: p.reply, control: p.control!, expected: REFUSED, source: STATED, what: `${p.endpoint.method} ${p.path} as ${p.as} (without ${describeNeed(need(p.endpoint))})` });
       }
     },
   },
@@ -196,7 +196,7 @@ const importChecks: CheckSpec[] = [
         return t.skip('missing-token', `tokens.app_installation.permissions does not declare ${describeNeed(need(UAT_ONLY[0]!))}, so a refusal would not show the [U] rule`);
       }
       for (const p of await probeImports(t, UAT_ONLY, (e) => (holds(e) ? ['app_installation'] : []), true)) {
-        await expectRefusal(t, { probe: p.reply, control: p.control!, expected: REFUSED, what: `${p.endpoint.method} ${p.path} ([U]) as app_installation` });
+        await expectRefusal(t, { probe: p.reply, control: p.control!, expected: REFUSED, source: STATED, what: `${p.endpoint.method} ${p.path} ([U]) as app_installation` });
       }
     },
   },
