@@ -34,7 +34,7 @@ export const authSuite: Suite = {
     {
       id: 'auth.invalid-credentials-401', title: 'Invalid credentials first give 401', requirement: 'auth.invalid-credentials-401', needs: { tokens: ['classic', 'invalid'] },
       async run(t) {
-        await expectRefusal(t, { probe: { ...NOTIFICATIONS, as: 'invalid' }, control: NOTIFICATIONS, expected: [401], what: 'GET /notifications with an invalid token' });
+        await expectRefusal(t, { probe: { path: '/notifications', as: 'invalid' }, control: { path: '/notifications' }, expected: [401], what: 'GET /notifications with an invalid token' });
       },
     },
     {
