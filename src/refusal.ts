@@ -7,9 +7,9 @@ import type { Reply, RequestOptions } from './client.js';
 import type { CheckContext } from './suite.js';
 
 /** Answers that are never the refusal a negative check looks for: content negotiation and throttling. */
-export const NEVER_THE_REFUSAL = [406, 415, 429] as const;
+const NEVER_THE_REFUSAL = [406, 415, 429] as const;
 /** Answers that say nothing about the request's content: throttled, or unavailable for a while. */
-export const TRANSIENT = [429, 503] as const;
+const TRANSIENT = [429, 503] as const;
 
 export type RefusalVerdict = 'refused' | 'not-refused' | 'inconclusive';
 
@@ -17,12 +17,14 @@ export interface RefusalJudgement {
   verdict: RefusalVerdict;
   /** Why, for the report; empty when refused. */
   reason: string;
+  /** Whose answer the reason is about, so the report can quote that answer's message. */
+  about: 'probe' | 'control';
 }
 
 const is2xx = (status: number) => status >= 200 && status < 300;
 
 /** The refusal wanted, in words: the stated statuses, or "a 4xx other than 406, 415 or 429". */
-export function describeRefusal(expected?: readonly number[]): string {
+function describeRefusal(expected?: readonly number[]): string {
   return expected ? expected.join(' or ') : `a 4xx other than ${NEVER_THE_REFUSAL.join(', ')}`;
 }
 
@@ -36,15 +38,15 @@ export function judgeRefusal(
   probe: number, control: number, expected?: readonly number[], success?: readonly number[], transient: readonly number[] = TRANSIENT,
 ): RefusalJudgement {
   const wanted = describeRefusal(expected);
-  if (probe < 400) return { verdict: 'not-refused', reason: `answered ${probe}, not ${wanted}` };
+  if (probe < 400) return { verdict: 'not-refused', reason: `answered ${probe}, not ${wanted}`, about: 'probe' };
   const controlOk = success ? success.includes(control) : is2xx(control);
   if (!controlOk) {
-    return { verdict: 'inconclusive', reason: `the control answered ${control}, not ${success ? success.join(' or ') : 'a 2xx'}, so the ${probe} shows nothing about the rule` };
+    return { verdict: 'inconclusive', reason: `the control answered ${control}, not ${success ? success.join(' or ') : 'a 2xx'}, so the ${probe} shows nothing about the rule`, about: 'control' };
   }
   const stated = probe < 500 && !(NEVER_THE_REFUSAL as readonly number[]).includes(probe) && (expected ?? [probe]).includes(probe);
-  if (stated) return { verdict: 'refused', reason: '' };
-  if (transient.includes(probe)) return { verdict: 'inconclusive', reason: `answered ${probe} (${probe === 429 ? 'throttled' : 'unavailable'}), which is not ${wanted}; try again later` };
-  return { verdict: 'not-refused', reason: `answered ${probe}, not ${wanted}` };
+  if (stated) return { verdict: 'refused', reason: '', about: 'probe' };
+  if (transient.includes(probe)) return { verdict: 'inconclusive', reason: `answered ${probe} (${probe === 429 ? 'throttled' : 'unavailable'}), which is not ${wanted}; try again later`, about: 'probe' };
+  return { verdict: 'not-refused', reason: `answered ${probe}, not ${wanted}`, about: 'probe' };
 }
 
 export interface RefusalProbe {
@@ -85,7 +87,8 @@ export async function expectRefusal(t: CheckContext, spec: RefusalProbe): Promis
   const control = isReply(spec.control) ? spec.control : await t.request(spec.control);
   const probe = isReply(spec.probe) ? spec.probe : await t.request(spec.probe);
   const judgement = judgeRefusal(probe.status, control.status, spec.expected, spec.success, spec.transient);
-  if (judgement.verdict === 'not-refused') t.fail(`${spec.what}: ${judgement.reason}${message(probe)}${spec.source ? ` (${spec.source})` : ''}`);
-  if (judgement.verdict === 'inconclusive') t.inconclusive(`${spec.what}: ${judgement.reason}${judgement.reason.startsWith('the control') ? message(control) : message(probe)}`);
+  const said = `${spec.what}: ${judgement.reason}${message(judgement.about === 'control' ? control : probe)}`;
+  if (judgement.verdict === 'not-refused') t.fail(`${said}${spec.source ? ` (${spec.source})` : ''}`);
+  if (judgement.verdict === 'inconclusive') t.inconclusive(said);
   return { ...judgement, probe, control };
 }

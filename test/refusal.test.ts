@@ -32,7 +32,7 @@ describe('judgeRefusal', () => {
   });
 
   it('fails an admitted probe, whatever the control got', () => {
-    expect(judgeRefusal(200, 200, [422])).toEqual({ verdict: 'not-refused', reason: 'answered 200, not 422' });
+    expect(judgeRefusal(200, 200, [422])).toEqual({ verdict: 'not-refused', reason: 'answered 200, not 422', about: 'probe' });
     expect(judgeRefusal(200, 406, [422]).verdict).toBe('not-refused');
   });
 
