@@ -78,14 +78,21 @@ against('a target answering 406 to the recommended media type', (req) => (req.he
   });
 });
 
-against('a target answering 404 to everything', () => jsonError(404, 'Not Found'), (run) => {
-  it('passes no check on 404s alone', () => {
-    expect(passedOnlyOn(run(), 404)).toEqual([]);
-  });
+const notFound: Record<string, Answer> = {
+  'a target answering 404 to everything': () => jsonError(404, 'Not Found'),
+  // The run's setup finds public_repo through its events, so with them spared every check runs.
+  "a target answering 404 to everything but public_repo's events": (req) => (req.url!.startsWith('/repos/acme/widgets/events') ? undefined : jsonError(404, 'Not Found')),
+};
+for (const [title, answer] of Object.entries(notFound)) {
+  against(title, answer, (run) => {
+    it('passes no check on 404s alone', () => {
+      expect(passedOnlyOn(run(), 404)).toEqual([]);
+    });
 
-  it('passes no negative check looking for a 404', () => {
-    const looking = run().checks.filter((c) => NEGATIVE[c.id] === '404' || NEGATIVE[c.id] === '4xx');
-    expect(looking.length).toBeGreaterThan(10);
-    expect(looking.filter((c) => c.outcome === 'pass').map((c) => c.id)).toEqual([]);
+    it('passes no negative check looking for a 404', () => {
+      const looking = run().checks.filter((c) => NEGATIVE[c.id] === '404' || NEGATIVE[c.id] === '4xx');
+      expect(looking.length).toBeGreaterThan(10);
+      expect(looking.filter((c) => c.outcome === 'pass').map((c) => c.id)).toEqual([]);
+    });
   });
-});
+}
