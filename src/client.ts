@@ -35,6 +35,11 @@ export interface RequestOptions {
   poll?: boolean;
   /** Send even when the rate-limit headers say the window is spent (only the opted-in exhaustion check does). */
   unpaced?: boolean;
+  /**
+   * A GET this run already had answered with a 2xx is not sent again: that reply is returned. For
+   * controls and repeated reads of fixed data (search), so they cost no rate-limit window.
+   */
+  reuse?: boolean;
 }
 
 export interface Reply {
@@ -67,6 +72,8 @@ export class Client {
   private readonly session = `run-${randomUUID()}`;
   /** Exchanges recorded since the last call of `take()`. */
   private pending: number[] = [];
+  /** Successful GET replies by method, URL and request headers, for `reuse`. */
+  private readonly answered = new Map<string, Reply>();
 
   constructor(private readonly opts: ClientOptions, secrets: readonly string[]) {
     this.redactor = new Redactor(secrets);
@@ -118,6 +125,13 @@ export class Client {
       headers['content-type'] = 'application/json';
     }
 
+    const reuseKey = method === 'GET' && req.body === undefined ? `${url} ${JSON.stringify(Object.entries(headers).sort())}` : undefined;
+    const earlier = req.reuse && reuseKey ? this.answered.get(reuseKey) : undefined;
+    if (earlier) {
+      this.pending.push(earlier.exchange);
+      return earlier;
+    }
+
     const pathOnly = req.path.split('?')[0] ?? req.path;
     const category = matchEndpoint(method, pathOnly)?.endpoint.category ?? (pathOnly === '/rate_limit' ? null : 'core');
     if (category && !req.unpaced) await this.pace(`${category}:${authenticated ? 'auth' : 'anon'}`);
@@ -166,7 +180,9 @@ export class Client {
       }
     }
     record.response = { status, headers: this.redactor.headers(responseHeaders), ...(text.length ? { body: json !== undefined ? this.redactor.json(json) : this.redactor.text(text.slice(0, 2000)) } : {}) };
-    return { status, headers: responseHeaders, text, json, ...(jsonError ? { jsonError } : {}), exchange: record.id };
+    const reply: Reply = { status, headers: responseHeaders, text, json, ...(jsonError ? { jsonError } : {}), exchange: record.id };
+    if (reuseKey && status >= 200 && status < 300) this.answered.set(reuseKey, reply);
+    return reply;
   }
 
   /** Waits when the last response said this category has no request left in its window. */

@@ -162,7 +162,7 @@ async function runCheck(
   const started = Date.now();
   const finish = (outcome: Outcome, message: string, t?: CheckContext, skipReason?: CheckResult['skipReason']): CheckResult => ({
     ...base, outcome, ...(skipReason ? { skipReason } : {}), message: client.redact(message),
-    findings: t ? [...t.failures, ...t.warnings, ...t.notes].map((f) => ({ ...f, message: client.redact(f.message) })) : [],
+    findings: t ? [...t.failures, ...t.warnings, ...t.unjudged, ...t.notes].map((f) => ({ ...f, message: client.redact(f.message) })) : [],
     exchanges: client.take(), durationMs: Date.now() - started,
   });
   if (stopped) {
@@ -183,13 +183,17 @@ async function runCheck(
   try {
     await spec.run(t);
   } catch (err) {
-    if (err instanceof SkipSignal) return finish('skip', err.message, t, err.reason);
-    if (err instanceof BudgetExhausted) return finish('skip', err.message, t, 'budget-exhausted');
-    if (err instanceof TargetUnreachable) t.fail(err.message);
+    if (err instanceof SkipSignal) {
+      // A failure seen before the check had to stop stands.
+      if (!t.failures.length) return finish('skip', err.message, t, err.reason);
+      t.info(`then stopped: ${err.message}`);
+    } else if (err instanceof BudgetExhausted) return finish('skip', err.message, t, 'budget-exhausted');
+    else if (err instanceof TargetUnreachable) t.fail(err.message);
     else t.fail(`the check could not complete: ${(err as Error).message}`);
   }
   if (t.failures.length) return finish('fail', t.failures.map((f) => (f.path ? `${f.path}: ${f.message}` : f.message)).slice(0, 3).join('; '), t);
   if (t.warnings.length) return finish('warn', t.warnings.map((f) => (f.path ? `${f.path}: ${f.message}` : f.message)).slice(0, 3).join('; '), t);
+  if (t.unjudged.length) return finish('skip', t.unjudged.map((f) => f.message).slice(0, 3).join('; '), t, 'inconclusive');
   if (spec.observes) return finish('info', t.notes.map((f) => f.message).join('; ') || 'observed', t);
   return finish('pass', t.notes.map((f) => f.message).join('; '), t);
 }

@@ -41,6 +41,8 @@ export class CheckContext {
   readonly failures: Finding[] = [];
   readonly warnings: Finding[] = [];
   readonly notes: Finding[] = [];
+  /** What the check could not judge (a failed control, nothing to look at): without failures, it is skipped as inconclusive. */
+  readonly unjudged: Finding[] = [];
 
   constructor(
     readonly spec: CheckSpec,
@@ -77,6 +79,11 @@ export class CheckContext {
 
   info(message: string, path?: string): void {
     this.notes.push({ message, ...(path ? { path } : {}) });
+  }
+
+  /** Records something the check could not judge, and goes on: the check never passes with one. */
+  inconclusive(message: string): void {
+    this.unjudged.push({ message });
   }
 
   skip(reason: SkipReason, message: string): never {

@@ -1,8 +1,10 @@
 /** Authentication: token schemes, refused passwords, 401s, 404/403 without access, permissions header, single sign-on, classic-only notifications. */
+import { expectRefusal } from '../src/refusal.js';
 import type { Suite } from '../src/suite.js';
 
 const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
-const isRefusal = (s: number) => s === 401 || s === 403 || s === 404;
+/** The control of the token refusals: the classic token, which notifications admit. */
+const NOTIFICATIONS = { path: '/notifications?per_page=1' };
 
 export const authSuite: Suite = {
   name: 'auth',
@@ -21,27 +23,31 @@ export const authSuite: Suite = {
     },
     {
       id: 'auth.password-rejected', title: 'Username and password authentication yields a 4xx', requirement: 'auth.password-rejected',
-      needs: { resources: [] },
+      needs: { tokens: ['classic'] },
       async run(t) {
         const user = t.profile.password_user;
         if (!user) return t.skip('missing-resource', 'the profile names no password_user (a login with its real password)');
-        const r = await t.request({ path: '/notifications?per_page=1', as: { raw: basic(user.login, user.password) } });
-        if (r.status < 400 || r.status > 499) t.fail(`Basic ${user.login}:<password> answered ${r.status}, not a 4xx`);
+        // "yields a 4xx error": no status is stated.
+        await expectRefusal(t, { probe: { ...NOTIFICATIONS, as: { raw: basic(user.login, user.password) } }, control: NOTIFICATIONS, what: `Basic ${user.login}:<password>` });
       },
     },
     {
-      id: 'auth.invalid-credentials-401', title: 'Invalid credentials first give 401', requirement: 'auth.invalid-credentials-401', needs: { tokens: ['invalid'] },
+      id: 'auth.invalid-credentials-401', title: 'Invalid credentials first give 401', requirement: 'auth.invalid-credentials-401', needs: { tokens: ['classic', 'invalid'] },
       async run(t) {
-        t.expectStatus(await t.request({ path: '/notifications', as: 'invalid' }), [401], 'GET /notifications with an invalid token');
+        await expectRefusal(t, { probe: { path: '/notifications', as: 'invalid' }, control: { path: '/notifications' }, expected: [401], what: 'GET /notifications with an invalid token' });
       },
     },
     {
       id: 'auth.no-token-404-or-403', title: 'Private data without a token, or without the permission, answers 404 or 403', requirement: 'auth.no-token-404-or-403',
-      needs: { resources: ['private_repo'] },
+      needs: { tokens: ['classic'], resources: ['private_repo'] },
       async run(t) {
         const path = `/repos/${t.resources.private_repo}/events`;
-        t.expectStatus(await t.request({ path, as: null }), [403, 404], `GET ${path} without a token`);
-        if (t.profile.tokens?.classic_public) t.expectStatus(await t.request({ path, as: 'classic_public' }), [403, 404], `GET ${path} with the public-only token`);
+        // The control: the classic token, which reads the private repository.
+        const control = await t.request({ path });
+        await expectRefusal(t, { probe: { path, as: null }, control, expected: [403, 404], what: `GET ${path} without a token` });
+        if (t.profile.tokens?.classic_public) {
+          await expectRefusal(t, { probe: { path, as: 'classic_public' }, control, expected: [403, 404], what: `GET ${path} with the public-only token` });
+        }
       },
     },
     {
@@ -58,8 +64,10 @@ export const authSuite: Suite = {
       id: 'auth.sso-403-header', title: 'A token not authorized for an SSO organization gets 404, or 403 with an SSO URL', requirement: 'auth.sso-403-header',
       needs: { tokens: ['sso_unauthorized'], resources: ['sso_org'] },
       async run(t) {
-        const r = await t.request({ path: `/orgs/${t.resources.sso_org}/code-scanning/alerts`, as: 'sso_unauthorized' });
-        if (!t.expectStatus(r, [403, 404])) return;
+        const path = `/orgs/${t.resources.sso_org}/code-scanning/alerts`;
+        // The control: the classic token, authorized for the organization.
+        const { verdict, probe: r } = await expectRefusal(t, { probe: { path, as: 'sso_unauthorized' }, control: { path }, expected: [403, 404], what: `GET ${path} as the unauthorized token` });
+        if (verdict !== 'refused') return;
         if (r.status === 404) return t.info('answered 404, which the spec allows; no header is required then');
         const header = r.headers[t.names.ssoHeader.toLowerCase()];
         if (!header || !/https?:\/\/\S+/.test(header)) t.fail(`the 403 has ${header ? `${t.names.ssoHeader}: ${header}` : `no ${t.names.ssoHeader} header`}, not a URL to authorize the token`);
@@ -78,7 +86,8 @@ export const authSuite: Suite = {
         ];
         let spanned = 0;
         for (const [path, items] of probes) {
-          if (!items(t.body(await t.request({ path }))).some(ofOrg)) continue;
+          // The classic token's view as earlier checks had it: the search costs no search window again.
+          if (!items(t.body(await t.request({ path, reuse: true }))).some(ofOrg)) continue;
           spanned += 1;
           const r = await t.request({ path, as: 'sso_unauthorized' });
           if (!t.expectStatus(r, [200], `GET ${path} as the SSO-unauthorized token`)) continue;
@@ -95,10 +104,9 @@ export const authSuite: Suite = {
       async run(t) {
         const others = (['fine_grained', 'app_user', 'app_installation'] as const).filter((n) => t.profile.tokens?.[n]);
         if (!others.length) return t.skip('missing-token', 'the profile names no fine_grained, app_user or app_installation token');
-        for (const as of others) {
-          const r = await t.request({ path: '/notifications?per_page=1', as });
-          if (!isRefusal(r.status)) t.fail(`GET /notifications with the ${as} token answered ${r.status}`);
-        }
+        const control = await t.request(NOTIFICATIONS);
+        // No status is stated: the refusals of document 1's Authentication (401, 403, 404).
+        for (const as of others) await expectRefusal(t, { probe: { ...NOTIFICATIONS, as }, control, expected: [401, 403, 404], what: `GET /notifications with the ${as} token` });
       },
     },
   ],

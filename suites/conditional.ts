@@ -42,13 +42,18 @@ export const conditionalSuite: Suite = {
     {
       id: 'conditional.poll-interval', title: 'Polled listings (events, notifications) carry X-Poll-Interval', requirement: 'poll.interval-header', needs: { tokens: ['classic'] },
       async run(t) {
+        const unseen: string[] = [];
         for (const path of ['/events', '/notifications']) {
           const r = await t.request({ path });
-          if (r.status !== 200) continue;
+          if (r.status !== 200) {
+            unseen.push(`GET ${path} answered ${r.status}`);
+            continue;
+          }
           const v = r.headers['x-poll-interval'];
           if (v === undefined) t.fail(`GET ${path}: no X-Poll-Interval`);
           else if (!/^\d+$/.test(v)) t.fail(`GET ${path}: X-Poll-Interval "${v}" is not a number of seconds`);
         }
+        if (unseen.length === 2) t.skip('inconclusive', `no listing to look at: ${unseen.join(', ')}`);
       },
     },
   ],

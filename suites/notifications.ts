@@ -43,6 +43,7 @@ export const notificationsSuite: Suite = {
   checks: () => [
     check('notifications.newest-first', 'Threads come most recently updated first', 'notifications.newest-first', async (t) => {
       const list = await threads(t, '/notifications?all=true&per_page=50');
+      if (list && list.length < 2) return t.skip('inconclusive', `${list.length} notification threads: no order to judge`);
       const at = list?.findIndex((x, i) => i > 0 && Date.parse(x.updated_at) > Date.parse(list[i - 1]!.updated_at)) ?? -1;
       if (at > 0) t.fail(`thread ${at} (updated ${list![at]!.updated_at}) comes after one updated ${list![at - 1]!.updated_at}`);
     }),
@@ -52,6 +53,8 @@ export const notificationsSuite: Suite = {
       if (a && a.length > maxPerPage) t.fail(`/notifications returned ${a.length} threads for per_page=${maxPerPage + 1}`);
       const b = await threads(t, `/repos/${t.resources.public_repo}/notifications?all=true&per_page=${repoMaxPerPage + 1}`);
       if (b && b.length > repoMaxPerPage) t.fail(`the repository variant returned ${b.length} threads for per_page=${repoMaxPerPage + 1}`);
+      // Listings shorter than their cap show nothing about it.
+      if (a && b && a.length < maxPerPage && b.length < repoMaxPerPage) t.skip('inconclusive', `${a.length} and ${b.length} threads: fewer than either cap`);
     }, { tokens: ['classic'], resources: ['public_repo'] }),
     check('notifications.list-filters', 'all=false lists unread threads only; since and before bound updated_at', 'notifications.list-filters', async (t) => {
       const unread = await threads(t, '/notifications?per_page=50');

@@ -10,6 +10,7 @@ import { CATALOGUE, type Endpoint } from '../spec/catalogue.js';
 import { PERMISSION_MATRIX } from '../spec/permissions.js';
 import type { Reply } from '../src/client.js';
 import type { TokenName } from '../src/profile.js';
+import { expectRefusal } from '../src/refusal.js';
 import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
 import { patchAlert } from './code-scanning.js';
 import { importPath, start, url } from './imports.js';
@@ -25,9 +26,8 @@ const IMPORTS = inScope('imports').sort((a, b) => IMPORT_ORDER.indexOf(a.method)
 const UAT_ONLY = IMPORTS.filter((e) => PERMISSION_MATRIX.some((r) => r.uatOnly && r.method === e.method && r.path === e.path));
 
 const need = (e: Endpoint): Need => e.permission!;
-/** "Without a token or with insufficient permissions the answer is 404 or 403" (document 1, Authentication). */
-const isRefusal = (status: number) => status === 403 || status === 404;
-const NOT_REFUSED = 'not 404 or 403 (document 1: "with insufficient permissions the answer is 404 or 403")';
+const REFUSED = [403, 404];
+const STATED = 'document 1: "with insufficient permissions the answer is 404 or 403"';
 const DISMISS = { state: 'dismissed', dismissed_reason: "won't fix" };
 
 function noToken(t: CheckContext, what: string): never {
@@ -59,13 +59,15 @@ async function openAlertPath(t: CheckContext): Promise<string> {
   return fill(t, ALERT_UPDATE, alertValues(t, number))!;
 }
 
-interface ImportProbe { endpoint: Endpoint; path: string; as: TokenName; reply: Reply }
+interface ImportProbe { endpoint: Endpoint; path: string; as: TokenName; reply: Reply; control?: Reply }
 
 /**
  * Starts an import in import_repo (deleted at the end of the run, whatever the probes did to it),
- * then calls each endpoint as the tokens `tokensFor` names, with bodies that change little.
+ * then calls each endpoint as the tokens `tokensFor` names, with bodies that change little. With
+ * `control`, the same request as the classic token follows each endpoint's probes (after them: a
+ * DELETE before would leave the probes nothing to refuse).
  */
-async function probeImports(t: CheckContext, endpoints: readonly Endpoint[], tokensFor: (e: Endpoint) => TokenName[]): Promise<ImportProbe[]> {
+async function probeImports(t: CheckContext, endpoints: readonly Endpoint[], tokensFor: (e: Endpoint) => TokenName[], control = false): Promise<ImportProbe[]> {
   const startBody = { vcs: 'subversion', vcs_url: url(t, 'ok') };
   const started = await start(t, startBody);
   if (started.status !== 201) return t.skip('inconclusive', `no import to probe: PUT /import answered ${started.status}`);
@@ -80,10 +82,12 @@ async function probeImports(t: CheckContext, endpoints: readonly Endpoint[], tok
     const tokens = tokensFor(endpoint);
     if (!path || !tokens.length) continue;
     if (endpoint.method === 'PUT' && (await t.request({ path: base })).status === 200) await t.request({ method: 'DELETE', path: base });
-    for (const as of tokens) {
-      const body = bodies[endpoint.id];
-      probes.push({ endpoint, path, as, reply: await t.request({ method: endpoint.method, path, as, ...(body ? { body } : {}) }) });
-    }
+    const body = bodies[endpoint.id];
+    const request = { method: endpoint.method, path, ...(body ? { body } : {}) };
+    const sent = [];
+    for (const as of tokens) sent.push({ endpoint, path, as, reply: await t.request({ ...request, as }) });
+    const reply = control ? await t.request(request) : undefined;
+    probes.push(...sent.map((p) => ({ ...p, ...(reply ? { control: reply } : {}) })));
   }
   return probes;
 }
@@ -93,17 +97,16 @@ const IMPORT_NEEDS: CheckSpec['needs'] = { tokens: ['classic'], resources: ['imp
 const codeScanningChecks: CheckSpec[] = [
   {
     id: 'permissions.code-scanning-refused', title: 'A token without security_events=read is refused (403 or 404) on the alert reads',
-    requirement: 'permissions.code-scanning', needs: { resources: ['public_repo'] },
+    requirement: 'permissions.code-scanning', needs: { tokens: ['classic'], resources: ['public_repo'] },
     async run(t) {
       const tokens = lacking(t.profile, need(ALERT_READS[0]!));
       if (!tokens.length) return noToken(t, `without ${describeNeed(need(ALERT_READS[0]!))}`);
       for (const e of ALERT_READS) {
         const path = fill(t, e, alertValues(t));
         if (!path) continue;
-        for (const as of tokens) {
-          const r = await t.request({ path, as });
-          if (!isRefusal(r.status)) t.fail(`GET ${path} as ${as} (without ${describeNeed(need(e))}) answered ${r.status}, ${NOT_REFUSED}`);
-        }
+        // The control: the classic token, which holds security_events.
+        const control = await t.request({ path });
+        for (const as of tokens) await expectRefusal(t, { probe: { path, as }, control, expected: REFUSED, source: STATED, what: `GET ${path} as ${as} (without ${describeNeed(need(e))})` });
       }
     },
   },
@@ -134,9 +137,13 @@ const codeScanningChecks: CheckSpec[] = [
       const admitted = holding(t.profile, need(ALERT_UPDATE));
       if (!refused.length && !admitted.length) return noToken(t, `with or without ${describeNeed(need(ALERT_UPDATE))}`);
       const path = await openAlertPath(t);
-      for (const as of refused) {
-        const r = await patchAlert(t, path, DISMISS, as);
-        if (!isRefusal(r.status)) t.fail(`PATCH ${path} as ${as} (without ${describeNeed(need(ALERT_UPDATE))}) answered ${r.status}, ${NOT_REFUSED}`);
+      const probes = [];
+      for (const as of refused) probes.push({ as, reply: await patchAlert(t, path, DISMISS, as) });
+      if (probes.length) {
+        // The control, after the probes: the same dismissal as the classic token, then reopened.
+        const control = await patchAlert(t, path, DISMISS);
+        if (control.status === 200) await t.request({ method: 'PATCH', path, body: { state: 'open' } });
+        for (const p of probes) await expectRefusal(t, { probe: p.reply, control, expected: REFUSED, source: STATED, what: `PATCH ${path} as ${p.as} (without ${describeNeed(need(ALERT_UPDATE))})` });
       }
       for (const as of admitted) {
         if (!t.expectStatus(await patchAlert(t, path, DISMISS, as), [200], `dismissing as ${as}`)) continue;
@@ -175,8 +182,8 @@ const importChecks: CheckSpec[] = [
     requirement: 'permissions.imports-contents', needs: IMPORT_NEEDS, writes: true,
     async run(t) {
       if (!IMPORTS.some((e) => lacking(t.profile, need(e)).length)) return noToken(t, 'without contents');
-      for (const p of await probeImports(t, IMPORTS, (e) => lacking(t.profile, need(e)))) {
-        if (!isRefusal(p.reply.status)) t.fail(`${p.endpoint.method} ${p.path} as ${p.as} (without ${describeNeed(need(p.endpoint))}) answered ${p.reply.status}, ${NOT_REFUSED}`);
+      for (const p of await probeImports(t, IMPORTS, (e) => lacking(t.profile, need(e)), true)) {
+        await expectRefusal(t, { probe: p.reply, control: p.control!, expected: REFUSED, source: STATED, what: `${p.endpoint.method} ${p.path} as ${p.as} (without ${describeNeed(need(p.endpoint))})` });
       }
     },
   },
@@ -188,8 +195,8 @@ const importChecks: CheckSpec[] = [
       if (!UAT_ONLY.some(holds)) {
         return t.skip('missing-token', `tokens.app_installation.permissions does not declare ${describeNeed(need(UAT_ONLY[0]!))}, so a refusal would not show the [U] rule`);
       }
-      for (const p of await probeImports(t, UAT_ONLY, (e) => (holds(e) ? ['app_installation'] : []))) {
-        if (!isRefusal(p.reply.status)) t.fail(`${p.endpoint.method} ${p.path} ([U]) as app_installation answered ${p.reply.status}, ${NOT_REFUSED}`);
+      for (const p of await probeImports(t, UAT_ONLY, (e) => (holds(e) ? ['app_installation'] : []), true)) {
+        await expectRefusal(t, { probe: p.reply, control: p.control!, expected: REFUSED, source: STATED, what: `${p.endpoint.method} ${p.path} ([U]) as app_installation` });
       }
     },
   },

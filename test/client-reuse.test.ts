@@ -1,0 +1,42 @@
+/** `reuse`: a GET the run already had answered with a 2xx is not sent again (controls cost no rate-limit window). */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { referenceProfile } from '../reference/profile.js';
+import { startReference, type RunningReference } from '../reference/server.js';
+import { vendorNames } from '../spec/vendor.js';
+import { Client } from '../src/client.js';
+
+describe('a request marked reuse', () => {
+  let ref: RunningReference;
+  let client: Client;
+  beforeAll(async () => {
+    ref = await startReference({ port: 0 });
+    client = new Client({ profile: referenceProfile(ref), names: vendorNames('service'), timeoutMs: 5000, maxRequests: 100 }, []);
+  });
+  afterAll(() => ref?.close());
+
+  it('gets the earlier 2xx answer of the same GET, by the same token, without a request', async () => {
+    const first = await client.send({ path: '/search/issues?q=widget&per_page=1' });
+    const sent = client.count;
+    const again = await client.send({ path: '/search/issues?q=widget&per_page=1', reuse: true });
+    expect(client.count).toBe(sent);
+    expect(again.exchange).toBe(first.exchange);
+    expect(client.take()).toEqual([first.exchange, first.exchange]);
+  });
+
+  it('is sent when the token, the headers or the URL differ, or without reuse', async () => {
+    const sent = client.count;
+    await client.send({ path: '/search/issues?q=widget&per_page=1', as: 'classic_public', reuse: true });
+    await client.send({ path: '/search/issues?q=widget&per_page=1', headers: { accept: 'application/vnd.service.text-match+json' }, reuse: true });
+    await client.send({ path: '/search/issues?q=widget&per_page=2', reuse: true });
+    await client.send({ path: '/search/issues?q=widget&per_page=1' });
+    expect(client.count).toBe(sent + 4);
+  });
+
+  it('does not reuse a refusal', async () => {
+    await client.send({ path: '/search/issues' });
+    const sent = client.count;
+    const again = await client.send({ path: '/search/issues', reuse: true });
+    expect(again.status).toBe(422);
+    expect(client.count).toBe(sent + 1);
+  });
+});
