@@ -131,6 +131,6 @@ export const searchSuite: Suite = {
           }
         }
       }
-    }),
+    }, { tokens: ['classic'], vendorMediaType: true }),
   ],
 };
