@@ -61,7 +61,9 @@ export function planChecks(profile: Profile, opts: Pick<RunOptions, 'suites' | '
     .filter(({ spec }) => !opts.only || opts.only.includes(spec.id));
   for (const { spec } of planned) requirement(spec.requirement);
   if (!planned.length) {
-    const by = [opts.suites?.length ? `--suite ${opts.suites.join(' ')}` : '', opts.grep !== undefined ? `--grep "${opts.grep}"` : '', opts.only ? 'the failures to rerun' : ''].filter(Boolean);
+    const by = [
+      opts.suites?.length ? `--suite ${opts.suites.join(' ')}` : '', opts.grep !== undefined ? `--grep "${opts.grep}"` : '', opts.only ? `--only-failed (${opts.only.length} failures)` : '',
+    ].filter(Boolean);
     throw new UserError(`nothing to run: ${by.join(' with ') || 'the selection'} selects no check (see --list)`);
   }
   return planned;

@@ -112,10 +112,15 @@ describe('406 to the vendor media type', () => {
 
 describe('rate limiting off', () => {
   const h = useFront(rateLimitingOff, { quotas: rateLimitingOffQuotas });
-  it('one note, said once; nothing fails (exit 0)', async () => {
+  it('one note, said once on the console and at the top of the reports; nothing fails (exit 0)', async () => {
     const r = await runCli(['--profile', h.profileFile, '--suite', 'rate-limit', '--suite', 'versioning', '--quiet', '--report-dir', join(dir, 'rate')]);
     expect(r.status).toBe(0);
     expect(occurrences(r.stdout + r.stderr, 'rate limiting is off')).toBe(1);
     expect(r.stdout).toMatch(/rate-limit\s+0 pass.*6 skip/);
+    const report = JSON.parse(readFileSync(join(dir, 'rate', 'report.json'), 'utf8'));
+    expect(report.notices).toEqual([expect.stringMatching(/^rate limiting is off/)]);
+    const summary = readFileSync(join(dir, 'rate', 'summary.md'), 'utf8');
+    expect(summary.indexOf('> **Note:** rate limiting is off')).toBeLessThan(summary.indexOf('| suite |'));
+    expect(readFileSync(join(dir, 'rate', 'report.html'), 'utf8')).toContain('rate limiting is off');
   });
 });
