@@ -15,7 +15,7 @@ export function tokenlessNotice(specs: readonly CheckSpec[], profile: Profile): 
   const count = specs.filter((s) => s.needs?.tokens?.length).length;
   if (!count) return undefined;
   const tokens = [...needing].sort((a, b) => b[1] - a[1]).map(([name, n]) => `${name} (${n})`).join(', ');
-  return `the profile names no token: ${specs.length - count} checks need none and run; ${count} need one (${tokens}) and are skipped — ${NO_PROFILE_FIX}`;
+  return `the profile names no token: ${specs.length - count} checks need none; ${count} need one (${tokens}) and are skipped — ${NO_PROFILE_FIX}`;
 }
 
 /** The diagnosis of a run in which no check passed, warned or failed: the main skip reasons and how to fix each. */

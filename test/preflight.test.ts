@@ -66,6 +66,16 @@ describe('a broken setup stops before any check with one diagnosis', () => {
     expect(r.stopped?.message).toMatch(/^missing prefix: .*pass --prefix \/api\/v3/);
   });
 
+  it('a prefix the target does not serve: says to drop it; where no root answers, says the base URL is not the API root', async () => {
+    const plain = await reference();
+    const unserved = await runConformance({ profile: { ...referenceProfile(plain), prefix: '/v4' } });
+    expect(unserved.stopped?.message).toMatch(/^wrong prefix: nothing is served below \/v4; drop the prefix \/v4/);
+    const prefixed = await reference('/api/v3');
+    const nowhere = await runConformance({ profile: { ...referenceProfile(prefixed), prefix: '/v4' } });
+    expect(nowhere.stopped?.reason).toBe('wrong-api-root');
+    expect(nowhere.stopped?.message).toContain(`${prefixed.origin}/v4 is not the API root`);
+  });
+
   it('every token rejected with 401: credentials-rejected, naming them', async () => {
     const front = await altered(rejectTokens());
     const r = await runConformance({ profile: front.profile });
@@ -120,7 +130,7 @@ describe('no profile (a base URL only)', () => {
     expect(failing(r)).toEqual([]);
     expect(ids(r.checks, (c) => c.outcome === 'pass')).toEqual(expect.arrayContaining(['rate-limit.status-categories', 'schema.search.issues', 'versioning.listed-versions']));
     expect(r.transcript.filter((e) => e.request.headers.authorization)).toEqual([]);
-    expect(r.notices).toEqual([expect.stringMatching(/^the profile names no token: \d+ checks need none and run; \d+ need one \(classic \(\d+\).*conformance reference --write-profile/)]);
+    expect(r.notices).toEqual([expect.stringMatching(/^the profile names no token: \d+ checks need none; \d+ need one \(classic \(\d+\).*conformance reference --write-profile/)]);
   });
 
   it('where nothing runs without a token: stopped as nothing-checked, with the fix', async () => {
