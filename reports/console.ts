@@ -10,7 +10,6 @@ export function consoleSummary(result: RunResult): string {
   for (const s of bySuite(result)) out.push(`${s.suite.padEnd(16)} ${countsLine(s.counts)}`);
   const { restored, leaks } = result.restoration;
   if (restored || leaks.length) out.push('', `changes undone: ${restored}; not restored: ${leaks.length ? leaks.map((l) => `${l.change} (${l.reason})`).join('; ') : 'none'}`);
-  if (result.stopped) out.push('', `run stopped (${result.stopped.reason}): ${result.stopped.message}`);
   out.push('', `${countsLine(result.counts)} — ${result.requests.total} requests, ${(result.durationMs / 1000).toFixed(1)} s`);
   return `${out.join('\n')}\n`;
 }

@@ -179,6 +179,7 @@ export const SCRIPT = String.raw`
   if (data.stopped) {
     top.append(h('div', { class: 'notice o-fail', role: 'alert' }, h('h3', {}, 'Run stopped (' + data.stopped.reason + ')'), h('p', {}, data.stopped.message)));
   }
+  if (data.notices.length) top.append(h('div', { class: 'notice', id: 'setup-notices' }, h('h3', {}, 'Setup'), data.notices.map((n) => h('p', {}, n))));
   const idList = (ids) => h('div', { class: 'idlist' }, ids.map((id) => h('button', { type: 'button', 'data-search': id, title: 'Show this check' }, id)));
   const cmpParts = [];
   if (cmp.baseline) cmpParts.push(h('p', {}, 'Against baseline ', h('code', {}, cmp.baseline), ': ' + cmp.newlyFailing.length + ' newly failing, ' + cmp.newlyPassing.length + ' newly passing, ' + cmp.unchanged + ' unchanged.'));

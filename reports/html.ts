@@ -50,6 +50,7 @@ function pageData(result: RunResult, comparison?: Comparison) {
     exchanges: result.transcript.filter((e) => referenced.has(e.id)).map(pageExchange),
     restoration: result.restoration,
     ...(result.stopped ? { stopped: result.stopped } : {}),
+    notices: result.notices,
     ...(comparison ? { comparison } : {}),
   };
 }

@@ -10,6 +10,7 @@ export function markdownReport(result: RunResult): string {
     '',
   ];
   if (result.stopped) lines.push(`> **Run stopped (${result.stopped.reason}):** ${result.stopped.message}`, '');
+  for (const n of result.notices) lines.push(`> **Note:** ${n}`, '');
   lines.push('| suite | pass | fail | warn | skip | info |', '|---|---:|---:|---:|---:|---:|');
   for (const s of bySuite(result)) {
     const c = s.counts;

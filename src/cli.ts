@@ -31,7 +31,7 @@ export async function main(argv: string[]): Promise<void> {
       .strict()
       .help()
       .version(false)
-      .epilogue('Exit codes: 0 nothing failed, 1 a check failed, 2 usage or profile error, 3 target unreachable or credentials rejected, 4 request budget or rate limit exhausted, 130 interrupted (changes undone, reports written).')
+      .epilogue('Exit codes: 0 nothing failed, 1 a check failed, 2 usage or profile error (a wrong prefix, every token rejected, nothing selected or nothing checked), 3 target unreachable or not answering this API, 4 request budget or rate limit exhausted, 130 interrupted (changes undone, reports written).')
       .fail((message, err) => {
         if (err) throw err;
         throw new UserError(message.split('\n')[0] ?? 'invalid usage');

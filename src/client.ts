@@ -40,6 +40,8 @@ export interface RequestOptions {
    * controls and repeated reads of fixed data (search), so they cost no rate-limit window.
    */
   reuse?: boolean;
+  /** Another API root than the profile's (the preflight tries where a wrong prefix should have pointed). */
+  root?: string;
 }
 
 export interface Reply {
@@ -74,11 +76,19 @@ export class Client {
   private pending: number[] = [];
   /** Successful GET replies by method, URL and request headers, for `reuse`. */
   private readonly answered = new Map<string, Reply>();
+  /** The Accept header sent by default: the recommended media type, unless the preflight found the target refuses it. */
+  accept: string;
 
   constructor(private readonly opts: ClientOptions, secrets: readonly string[]) {
     this.redactor = new Redactor(secrets);
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     this.now = opts.now ?? Date.now;
+    this.accept = opts.names.mediaType;
+  }
+
+  /** The API root requests go to: base URL and prefix. */
+  get root(): string {
+    return `${this.opts.profile.base_url.replace(/\/+$/, '')}${this.opts.profile.prefix ?? ''}`;
   }
 
   get count(): number {
@@ -103,10 +113,9 @@ export class Client {
   async send(req: RequestOptions): Promise<Reply> {
     if (this.count >= this.opts.maxRequests) throw new BudgetExhausted(`request budget of ${this.opts.maxRequests} spent`);
     const method = (req.method ?? 'GET').toUpperCase();
-    const { profile, names } = this.opts;
-    const url = `${profile.base_url.replace(/\/+$/, '')}${profile.prefix ?? ''}${req.path}`;
+    const url = `${req.root ?? this.root}${req.path}`;
     const headers: Record<string, string> = {
-      accept: names.mediaType, 'user-agent': 'conformance-suite', [SESSION_HEADER]: this.session, ...lower(req.headers ?? {}),
+      accept: this.accept, 'user-agent': 'conformance-suite', [SESSION_HEADER]: this.session, ...lower(req.headers ?? {}),
     };
     const as = req.as === undefined ? 'classic' : req.as;
     let authenticated = false;

@@ -8,8 +8,29 @@ export type Outcome = (typeof OUTCOMES)[number];
 /** Why a check did not run. A fixed list, so reports and baselines can group by it. */
 export const SKIP_REASONS = [
   'missing-token', 'missing-resource', 'writes-not-allowed', 'opt-in-required', 'feature-retired', 'budget-exhausted', 'interrupted', 'inconclusive', 'setup-failed',
+  'token-rejected', 'rate-limiting-off', 'media-type-refused',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
+
+/** What a user can do about each skip reason, for the diagnosis of a run that checked nothing. */
+export const SKIP_FIXES: Record<SkipReason, string> = {
+  'missing-token': 'name the token in the profile (docs/profile.md)',
+  'missing-resource': 'name the resource in the profile (docs/profile.md)',
+  'writes-not-allowed': 'pass --allow-writes against a target that may be changed',
+  'opt-in-required': 'pass --exhaust-rate-limit',
+  'feature-retired': 'nothing: the target has retired the feature',
+  'budget-exhausted': 'raise --max-requests',
+  interrupted: 'run again to the end',
+  inconclusive: 'give the profile resources with data to judge (each check says what it saw)',
+  'setup-failed': 'fix the profile resource the check names',
+  'token-rejected': 'replace the rejected token in the profile',
+  'rate-limiting-off': 'nothing, unless rate limiting can be turned on for the target',
+  'media-type-refused': 'make the target accept the recommended media type',
+};
+
+/** Why a run did not run its checks (or checked nothing): one diagnosis, see the CLI's exit codes. */
+export const STOP_REASONS = ['unreachable', 'server-error', 'not-json', 'wrong-api-root', 'credentials-rejected', 'nothing-checked', 'budget-exhausted'] as const;
+export type StopReason = (typeof STOP_REASONS)[number];
 
 export interface Finding {
   /** JSON pointer into the response body, when the finding is about a part of it. */
@@ -52,6 +73,8 @@ export interface RunResult {
   transcript: ExchangeRecord[];
   /** Changes the writing checks made: how many were undone, and what could not be (the leak report). */
   restoration: { restored: number; leaks: { change: string; reason: string }[] };
-  /** Set when the run could not be carried out as a whole (unreachable target, rejected credentials, spent budget). */
-  stopped?: { reason: 'unreachable' | 'credentials-rejected' | 'budget-exhausted'; message: string };
+  /** Problems of the setup found before the checks that did not stop the run; the checks they affect are skipped naming them. */
+  notices: string[];
+  /** Set when the run could not be carried out as a whole (a broken setup found before any check, a spent budget, nothing checked). */
+  stopped?: { reason: StopReason; message: string };
 }

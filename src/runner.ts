@@ -1,6 +1,6 @@
 /**
  * Runs suites against a target: resolves the profile (or starts the embedded reference),
- * diagnoses setup problems once, runs each check through the one client, and returns the
+ * probes the setup once (src/preflight.ts), runs each check through the one client, and returns the
  * structured result. `runConformance` is the programmatic API.
  */
 import { requirement } from '../spec/requirements/index.js';
@@ -9,7 +9,10 @@ import { referenceProfile } from '../reference/profile.js';
 import { startReference, type RunningReference } from '../reference/server.js';
 import { SUITES } from '../suites/index.js';
 import { BudgetExhausted, Client, TargetUnreachable } from './client.js';
+import { UserError } from './exit-codes.js';
 import { Journal } from './journal.js';
+import { preflight, unmetNeed, type Preflight } from './preflight.js';
+import { nothingChecked, tokenlessNotice } from './skips.js';
 import { OUTCOMES, type CheckResult, type Outcome, type RunResult } from './model.js';
 import { profileSecrets, type Profile } from './profile.js';
 import { CheckContext, SkipSignal, type CheckSpec, type Suite } from './suite.js';
@@ -36,6 +39,8 @@ export interface RunOptions {
   /** Faults for the embedded reference (self-tests). */
   referenceFaults?: string[];
   onCheck?: (result: CheckResult, index: number, total: number) => void;
+  /** The setup problems found before the checks (also in the result's notices), as soon as they are known. */
+  onNotices?: (notices: string[]) => void;
   /** Aborting skips the remaining checks; what was changed is still undone and reported. */
   signal?: AbortSignal;
 }
@@ -48,13 +53,19 @@ export interface PlannedCheck {
 export function planChecks(profile: Profile, opts: Pick<RunOptions, 'suites' | 'grep' | 'only'>): PlannedCheck[] {
   const known = SUITES.map((s) => s.name);
   const unknown = (opts.suites ?? []).filter((s) => !known.includes(s));
-  if (unknown.length) throw new Error(`unknown suite ${unknown.join(', ')} (suites: ${known.join(', ')})`);
+  if (unknown.length) throw new UserError(`unknown suite ${unknown.join(', ')} (suites: ${known.join(', ')})`);
   const grep = opts.grep?.toLowerCase();
   const planned = SUITES.filter((s) => !opts.suites?.length || opts.suites.includes(s.name))
     .flatMap((suite) => suite.checks(profile).map((spec) => ({ suite, spec })))
     .filter(({ spec }) => !grep || spec.id.toLowerCase().includes(grep) || spec.title.toLowerCase().includes(grep))
     .filter(({ spec }) => !opts.only || opts.only.includes(spec.id));
   for (const { spec } of planned) requirement(spec.requirement);
+  if (!planned.length) {
+    const by = [
+      opts.suites?.length ? `--suite ${opts.suites.join(' ')}` : '', opts.grep !== undefined ? `--grep "${opts.grep}"` : '', opts.only ? `--only-failed (${opts.only.length} failures)` : '',
+    ].filter(Boolean);
+    throw new UserError(`nothing to run: ${by.join(' with ') || 'the selection'} selects no check (see --list)`);
+  }
   return planned;
 }
 
@@ -87,6 +98,7 @@ export async function runConformance(given: RunOptions = {}): Promise<RunResult>
     startedAt: new Date(started).toISOString(),
     durationMs: 0,
     counts: Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>,
+    notices: [],
     checks: [],
     requests: { total: 0, byCategory: client.byCategory },
     transcript: client.transcript,
@@ -95,64 +107,39 @@ export async function runConformance(given: RunOptions = {}): Promise<RunResult>
   const journal = new Journal();
   try {
     const planned = planChecks(profile, options);
-    const setup = await diagnose(client, profile);
-    if (setup.stop) result.stopped = setup.stop;
+    const found = await preflight(client, profile, names);
+    if (found.stop) {
+      // A broken setup is one diagnosis, not a skipped entry for every check.
+      result.stopped = { ...found.stop, message: client.redact(found.stop.message) };
+      return result;
+    }
+    const tokenless = tokenlessNotice(planned.map((p) => p.spec), profile);
+    result.notices = [...found.notices, ...(tokenless ? [tokenless] : [])].map((n) => client.redact(n));
+    if (result.notices.length) options.onNotices?.(result.notices);
     for (const [index, { suite, spec }] of planned.entries()) {
-      const check = await runCheck(suite, spec, client, profile, options, result.stopped, setup.missing, journal);
+      const check = await runCheck(suite, spec, client, profile, options, result.stopped, found, journal);
       if (check.skipReason === 'budget-exhausted' && !result.stopped) result.stopped = { reason: 'budget-exhausted', message: check.message };
       result.checks.push(check);
       result.counts[check.outcome] += 1;
       options.onCheck?.(check, index, planned.length);
     }
+    const nothing = result.stopped || options.signal?.aborted ? undefined : nothingChecked(result.checks, profile);
+    if (nothing) result.stopped = { reason: 'nothing-checked', message: client.redact(nothing) };
   } finally {
     // Undo what the writing checks changed, newest first, even after a failure.
     await journal.unwind().catch(() => undefined);
     client.take();
     result.restoration = { restored: journal.restored, leaks: journal.leaks.map((l) => ({ ...l, change: client.redact(l.change) })) };
     await embedded?.close();
+    result.requests.total = client.count;
+    result.durationMs = Date.now() - started;
   }
-  result.requests.total = client.count;
-  result.durationMs = Date.now() - started;
   return result;
-}
-
-interface Setup {
-  stop?: RunResult['stopped'];
-  /** Profile resources that the target does not have, with why. */
-  missing: Map<string, string>;
-}
-
-/** One look at the target before any check: reachable, speaking JSON, accepting the profile's credentials. */
-async function diagnose(client: Client, profile: Profile): Promise<Setup> {
-  const missing = new Map<string, string>();
-  const tokenNames = Object.keys(profile.tokens ?? {}).filter((n) => n !== 'invalid') as (keyof NonNullable<Profile['tokens']>)[];
-  try {
-    const probe = await client.send({ path: '/rate_limit', as: null });
-    if (probe.jsonError && probe.status !== 404) {
-      return { missing, stop: { reason: 'unreachable', message: `${profile.base_url} does not answer like this API: GET /rate_limit ${probe.jsonError}` } };
-    }
-    if (tokenNames.length) {
-      let accepted = 0;
-      for (const name of tokenNames) if ((await client.send({ path: '/rate_limit', as: name })).status !== 401) accepted += 1;
-      if (!accepted) return { missing, stop: { reason: 'credentials-rejected', message: `every token of the profile is rejected with 401 (${tokenNames.join(', ')})` } };
-    }
-    const repo = profile.resources?.public_repo;
-    if (repo) {
-      const r = await client.send({ path: `/repos/${repo}/events?per_page=1`, as: tokenNames.includes('classic') ? 'classic' : null });
-      if (r.status === 404) missing.set('public_repo', `${repo} does not exist on the target (GET /repos/${repo}/events answered 404)`);
-    }
-  } catch (err) {
-    if (err instanceof TargetUnreachable) return { missing, stop: { reason: 'unreachable', message: err.message } };
-    if (err instanceof BudgetExhausted) return { missing, stop: { reason: 'budget-exhausted', message: err.message } };
-    throw err;
-  }
-  client.take();
-  return { missing };
 }
 
 async function runCheck(
   suite: Suite, spec: CheckSpec, client: Client, profile: Profile, options: RunOptions,
-  stopped: RunResult['stopped'], missing: Map<string, string>, journal: Journal,
+  stopped: RunResult['stopped'], found: Preflight, journal: Journal,
 ): Promise<CheckResult> {
   const req = requirement(spec.requirement);
   const base = {
@@ -165,21 +152,19 @@ async function runCheck(
     findings: t ? [...t.failures, ...t.warnings, ...t.unjudged, ...t.notes].map((f) => ({ ...f, message: client.redact(f.message) })) : [],
     exchanges: client.take(), durationMs: Date.now() - started,
   });
-  if (stopped) {
-    const reason = stopped.reason === 'budget-exhausted' ? 'budget-exhausted' : 'setup-failed';
-    return finish('skip', stopped.message, undefined, reason);
-  }
+  if (stopped) return finish('skip', stopped.message, undefined, 'budget-exhausted');
   if (options.signal?.aborted) return finish('skip', 'the run was interrupted before this check', undefined, 'interrupted');
   const token = spec.needs?.tokens?.find((n) => !profile.tokens?.[n]);
   if (token) return finish('skip', `the profile names no token "${token}"`, undefined, 'missing-token');
   const resource = spec.needs?.resources?.find((r) => profile.resources?.[r] === undefined);
   if (resource) return finish('skip', `the profile names no resource "${resource}"`, undefined, 'missing-resource');
-  const absent = spec.needs?.resources?.find((r) => missing.has(r));
-  if (absent) return finish('skip', missing.get(absent)!, undefined, 'setup-failed');
+  const unmet = unmetNeed(spec.needs, found);
+  if (unmet) return finish('skip', unmet.message, undefined, unmet.reason);
   if (spec.exhausts && !options.exhaustRateLimit) return finish('skip', 'this check spends a rate-limit window; run with --exhaust-rate-limit', undefined, 'opt-in-required');
   if (spec.writes && !options.allowWrites) return finish('skip', 'this check writes to the target; run with --allow-writes', undefined, 'writes-not-allowed');
 
-  const t = new CheckContext(spec, client, profile, vendorNames(profile.vendor ?? 'service'), journal, options.strict ?? false, options.allowWrites ?? false);
+  const anonymous = !!spec.needs?.anonymous && (!profile.tokens?.classic || found.tokens.has('classic'));
+  const t = new CheckContext(spec, client, profile, vendorNames(profile.vendor ?? 'service'), journal, options.strict ?? false, options.allowWrites ?? false, anonymous);
   try {
     await spec.run(t);
   } catch (err) {

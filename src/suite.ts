@@ -13,7 +13,16 @@ export interface CheckSpec {
   title: string;
   /** Requirement id whose sentence this check enforces. */
   requirement: string;
-  needs?: { tokens?: TokenName[]; resources?: (keyof ProfileResources)[] };
+  needs?: {
+    tokens?: TokenName[];
+    resources?: (keyof ProfileResources)[];
+    /** Judges public data only: requests that name no token go anonymously when the profile has no usable classic token. */
+    anonymous?: boolean;
+    /** Reads rate-limit status or counts: skipped where the target has rate limiting off. */
+    rateLimiting?: boolean;
+    /** Sends a vendor media type on purpose: skipped where the target refuses the recommended one. */
+    vendorMediaType?: boolean;
+  };
   /** Checks that change the target run only with --allow-writes. */
   writes?: boolean;
   /** Observation of behaviour the spec does not show: the outcome is info, never fail. */
@@ -55,6 +64,8 @@ export class CheckContext {
     readonly strict = false,
     /** Whether the run may change the target (for read checks that need something to read). */
     readonly writesAllowed = false,
+    /** Requests that name no token go anonymously (an anonymous-capable check without a usable classic token). */
+    readonly anonymous = false,
   ) {}
 
   get resources(): ProfileResources {
@@ -66,7 +77,7 @@ export class CheckContext {
   }
 
   request(req: RequestOptions): Promise<Reply> {
-    return this.client.send(req);
+    return this.client.send(this.anonymous && req.as === undefined ? { ...req, as: null } : req);
   }
 
   fail(message: string, path?: string): void {

@@ -42,7 +42,7 @@ export const eventsSuite: Suite = {
         if (got.items.length < 100) return;
       }
     }),
-    check('events.public-delay', 'GET /events is delayed by five minutes', 'events.public-delay', { tokens: ['classic'] }, async (t) => {
+    check('events.public-delay', 'GET /events is delayed by five minutes', 'events.public-delay', { anonymous: true }, async (t) => {
       const got = await events(t, '/events?per_page=100');
       if (!got) return;
       if (!got.items.length) return t.skip('inconclusive', 'GET /events listed no event: no delay to judge');
@@ -80,7 +80,7 @@ export const eventsSuite: Suite = {
       if (got?.items.some((e) => e.public === false)) t.fail('private events are listed');
       else if (got && !got.items.length) t.skip('inconclusive', `${user} received no public event: nothing to judge`);
     }),
-    check('events.per-page-100', 'Event pages hold at most 100 events', 'events.per-page-100', { tokens: ['classic'] }, async (t) => {
+    check('events.per-page-100', 'Event pages hold at most 100 events', 'events.per-page-100', { anonymous: true }, async (t) => {
       const user = login(t);
       const got = await events(t, user ? `/users/${user}/received_events?per_page=101` : '/events?per_page=101');
       if (got && got.items.length > LIMITS.events.maxPerPage) t.fail(`per_page=101 returned ${got.items.length} events`);

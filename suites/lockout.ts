@@ -17,7 +17,7 @@ export const lockoutSuite: Suite = {
   checks: (profile) => [
     {
       id: 'rate-limit.exhausted-403', title: 'Past the anonymous search limit, requests are refused with 403 and a message', requirement: 'ratelimit.exhausted-403',
-      exhausts: true,
+      exhausts: true, needs: { rateLimiting: true },
       async run(t) {
         // One more than the window allows, unpaced: the refusal is what this check wants to see.
         let control: Reply | undefined;

@@ -6,9 +6,9 @@ import type { CheckContext, Suite } from '../src/suite.js';
 interface Status { limit: number; remaining: number; reset: number; used: number }
 interface RateLimit { resources: Record<string, Status>; rate?: Status }
 
-/** GET /rate_limit as the given token; skips the check when the target has rate limiting off (404 is listed). */
-async function status(t: CheckContext, as: 'classic' | null = 'classic'): Promise<RateLimit | undefined> {
-  const r = await t.request({ path: '/rate_limit', as });
+/** GET /rate_limit as the check's caller, or anonymously; skips the check when the target has rate limiting off (404 is listed). */
+async function status(t: CheckContext, anonymous = false): Promise<RateLimit | undefined> {
+  const r = await t.request({ path: '/rate_limit', ...(anonymous ? { as: null } : {}) });
   if (r.status === 404) return t.skip('inconclusive', 'GET /rate_limit answers 404 (rate limiting is disabled on this target)');
   if (!t.expectStatus(r, [200], 'GET /rate_limit')) return undefined;
   const body = t.body<RateLimit>(r);
@@ -26,7 +26,7 @@ export const rateLimitSuite: Suite = {
   checks: () => [
     {
       id: 'rate-limit.status-categories', title: 'GET /rate_limit has every category with integer limit/remaining/reset/used, reset in epoch seconds',
-      requirement: 'ratelimit.status-categories', needs: { tokens: ['classic'] },
+      requirement: 'ratelimit.status-categories', needs: { anonymous: true, rateLimiting: true },
       async run(t) {
         const s = await status(t);
         if (!s) return;
@@ -47,7 +47,7 @@ export const rateLimitSuite: Suite = {
       },
     },
     {
-      id: 'rate-limit.rate-equals-core', title: 'Top-level rate equals resources.core', requirement: 'ratelimit.rate-equals-core', needs: { tokens: ['classic'] },
+      id: 'rate-limit.rate-equals-core', title: 'Top-level rate equals resources.core', requirement: 'ratelimit.rate-equals-core', needs: { anonymous: true, rateLimiting: true },
       async run(t) {
         const s = await status(t);
         if (!s) return;
@@ -58,7 +58,7 @@ export const rateLimitSuite: Suite = {
       },
     },
     {
-      id: 'rate-limit.endpoint-not-counted', title: 'Calling GET /rate_limit does not change core usage', requirement: 'ratelimit.endpoint-not-counted', needs: { tokens: ['classic'] },
+      id: 'rate-limit.endpoint-not-counted', title: 'Calling GET /rate_limit does not change core usage', requirement: 'ratelimit.endpoint-not-counted', needs: { anonymous: true, rateLimiting: true },
       async run(t) {
         const a = await status(t);
         const b = await status(t);
@@ -66,7 +66,7 @@ export const rateLimitSuite: Suite = {
       },
     },
     {
-      id: 'rate-limit.search-separate', title: 'A search request counts against search, not core', requirement: 'ratelimit.search-separate', needs: { tokens: ['classic'] },
+      id: 'rate-limit.search-separate', title: 'A search request counts against search, not core', requirement: 'ratelimit.search-separate', needs: { tokens: ['classic'], rateLimiting: true },
       async run(t) {
         const a = await status(t);
         await t.request({ path: `/search/repositories?q=${encodeURIComponent(t.resources.search_keyword ?? 'test')}&per_page=1` });
@@ -77,17 +77,17 @@ export const rateLimitSuite: Suite = {
       },
     },
     {
-      id: 'rate-limit.search-per-minute', title: 'Search allows 30 requests a minute authenticated and 10 anonymous', requirement: 'ratelimit.search-per-minute', needs: { tokens: ['classic'] },
+      id: 'rate-limit.search-per-minute', title: 'Search allows 30 requests a minute authenticated and 10 anonymous', requirement: 'ratelimit.search-per-minute', needs: { tokens: ['classic'], rateLimiting: true },
       async run(t) {
         const auth = await status(t);
-        const anon = await status(t, null);
+        const anon = await status(t, true);
         if (auth && auth.resources.search!.limit !== LIMITS.search.perMinuteAuthenticated) t.fail(`authenticated search limit is ${auth.resources.search!.limit}, not ${LIMITS.search.perMinuteAuthenticated}`);
         if (anon && anon.resources.search!.limit !== LIMITS.search.perMinuteAnonymous) t.fail(`anonymous search limit is ${anon.resources.search!.limit}, not ${LIMITS.search.perMinuteAnonymous}`);
       },
     },
     {
       id: 'rate-limit.304-not-counted', title: 'A 304 answer to a conditional request leaves core usage unchanged', requirement: 'ratelimit.304-not-counted',
-      needs: { tokens: ['classic'], resources: ['public_repo'] },
+      needs: { tokens: ['classic'], resources: ['public_repo'], rateLimiting: true },
       async run(t) {
         const path = `/repos/${t.resources.public_repo}/events?per_page=1`;
         const first = await t.request({ path });

@@ -29,6 +29,9 @@ const SCHEMA_REQUIREMENT: Record<string, string> = {
 
 type Needs = (keyof ProfileResources)[];
 
+/** Public data, graded the same for an anonymous caller: these run without a profile token. */
+const ANONYMOUS = new Set(['search.commits', 'search.issues', 'search.repositories', 'events.public', 'rate-limit.get']);
+
 /** How to reach each GET endpoint with the profile's resources; ids found at run time where the profile names none. */
 const REQUESTS: Record<string, { needs: Needs; path: (t: CheckContext) => Promise<string> | string }> = {
   'search.code': { needs: ['public_repo'], path: (t) => `/search/code?q=${q(`${keyword(t)} repo:${t.resources.public_repo}`)}` },
@@ -125,7 +128,10 @@ function schemaCheck(endpoint: Endpoint): CheckSpec | undefined {
     id: `schema.${endpoint.id}`,
     title: `${endpoint.method} ${endpoint.path} answers ${endpoint.success.list ? 'an array of' : 'a'} ${schema} as the spec lists it`,
     requirement: SCHEMA_REQUIREMENT[schema]!,
-    needs: { tokens: ['classic'], resources: how.needs },
+    needs: {
+      ...(ANONYMOUS.has(endpoint.id) ? { anonymous: true } : { tokens: ['classic'] }), resources: how.needs,
+      ...(endpoint.path === '/rate_limit' ? { rateLimiting: true } : {}),
+    },
     async run(t) {
       if (endpoint.area === 'imports' && t.writesAllowed) await ensureImport(t);
       const reply = await t.request({ path: await how.path(t) });

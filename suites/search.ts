@@ -135,7 +135,7 @@ export const searchSuite: Suite = {
       if ([all, issues, pulls].some((n) => !Number.isInteger(n))) return t.fail('total_count is missing or not an integer');
       // Every issue search result is an issue or a pull request, so the two counts add up to the whole.
       if (all !== issues! + pulls!) t.fail(`total_count is ${all} for "${keyword(t)}" but ${issues} issues + ${pulls} pull requests = ${issues! + pulls!}`);
-    }),
+    }, { anonymous: true }),
     check('search.best-match-descending', 'Default ordering is best match, descending', 'search.best-match-descending', async (t) => {
       const r = await search(t, 'issues', keyword(t), '&per_page=100');
       if (!t.expectStatus(r, [200], `search for "${keyword(t)}"`)) return;
@@ -144,7 +144,7 @@ export const searchSuite: Suite = {
       const scores = items.map((i) => i.score as number);
       const at = scores.findIndex((s, i) => i > 0 && s > scores[i - 1]!);
       if (at > 0) t.fail(`item ${at} has score ${scores[at]} after ${scores[at - 1]}: not descending`);
-    }),
+    }, { anonymous: true }),
     check('search.text-match-indices', 'Text-match metadata arrives on the text-match media type, with indices inside fragment', 'search.text-match-indices', async (t) => {
       const r = await t.request({ path: `/search/issues?q=${enc(keyword(t))}&per_page=5`, headers: { accept: t.names.textMatchMediaType } });
       if (!t.expectStatus(r, [200])) return;
@@ -163,6 +163,6 @@ export const searchSuite: Suite = {
           }
         }
       }
-    }),
+    }, { tokens: ['classic'], vendorMediaType: true }),
   ],
 };

@@ -6,25 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packagePath } from '../src/paths.js';
+import { lastLine, runCli } from './helpers/cli.js';
 
 const BIN = packagePath('bin', 'conformance.js');
-
-function run(args: string[], timeoutMs = 60_000): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('exit', (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    });
-  });
-}
-
-const lastLine = (s: string) => s.trim().split('\n').at(-1) ?? '';
 
 describe('npx conformance against bad targets', () => {
   const servers: Server[] = [];
@@ -49,20 +33,20 @@ describe('npx conformance against bad targets', () => {
   const dir = mkdtempSync(join(tmpdir(), 'run-'));
 
   it('an unreachable URL: one line naming it, exit 3', async () => {
-    const r = await run(['--base-url', 'http://127.0.0.1:9', '--report-dir', join(dir, 'a'), '--quiet']);
+    const r = await runCli(['--base-url', 'http://127.0.0.1:9', '--report-dir', join(dir, 'a'), '--quiet']);
     expect(r.status).toBe(3);
     expect(lastLine(r.stderr)).toMatch(/^conformance: .*connection refused/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
   it('a server that does not speak JSON: exit 3', async () => {
-    const r = await run(['--base-url', htmlUrl, '--report-dir', join(dir, 'b'), '--quiet']);
+    const r = await runCli(['--base-url', htmlUrl, '--report-dir', join(dir, 'b'), '--quiet']);
     expect(r.status).toBe(3);
     expect(lastLine(r.stderr)).toMatch(/not JSON/);
   });
 
   it('a hanging server: the timeout names it, exit 3', async () => {
-    const r = await run(['--base-url', hangingUrl, '--timeout', '1', '--report-dir', join(dir, 'c'), '--quiet']);
+    const r = await runCli(['--base-url', hangingUrl, '--timeout', '1', '--report-dir', join(dir, 'c'), '--quiet']);
     expect(r.status).toBe(3);
     expect(lastLine(r.stderr)).toMatch(/no answer within 1000 ms/);
   });
@@ -70,18 +54,18 @@ describe('npx conformance against bad targets', () => {
   it('a malformed profile or a wrong flag: exit 2', async () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, '{"base_url": 3}');
-    const p = await run(['--profile', bad]);
+    const p = await runCli(['--profile', bad]);
     expect(p.status).toBe(2);
     expect(lastLine(p.stderr)).toMatch(/^conformance: profile .*base_url/);
-    const f = await run(['--max-requests', 'lots']);
+    const f = await runCli(['--max-requests', 'lots']);
     expect(f.status).toBe(2);
-    const s = await run(['--suite', 'nope', '--list']);
+    const s = await runCli(['--suite', 'nope', '--list']);
     expect(s.status).toBe(2);
     expect(lastLine(s.stderr)).toMatch(/unknown suite nope/);
   });
 
   it('--list prints checks without a target', async () => {
-    const r = await run(['--list']);
+    const r = await runCli(['--list']);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/schema\.search\.issues \[MUST\]/);
     expect(r.stdout).toContain('"more than five AND, OR or NOT operators');
@@ -94,11 +78,11 @@ describe('npx conformance against bad targets', () => {
       child.stdout.on('data', (d: Buffer) => { if (/listening on/.test(d.toString())) resolve({ stop: () => child.kill() }); });
     });
     const clean = await serve('');
-    const ok = await run(['--profile', profileFile, '--suite', 'search', '--report-dir', join(dir, 'ok'), '--quiet']);
+    const ok = await runCli(['--profile', profileFile, '--suite', 'search', '--report-dir', join(dir, 'ok'), '--quiet']);
     clean.stop();
     expect(ok.status).toBe(0);
     const broken = await serve('search-operators-unlimited');
-    const bad = await run(['--profile', profileFile, '--suite', 'search', '--report-dir', join(dir, 'bad'), '--quiet']);
+    const bad = await runCli(['--profile', profileFile, '--suite', 'search', '--report-dir', join(dir, 'bad'), '--quiet']);
     broken.stop();
     expect(bad.status).toBe(1);
     expect(bad.stdout).toMatch(/FAIL search\.max-operators/);
@@ -110,7 +94,7 @@ describe('npx conformance against bad targets', () => {
 
   it('a spent request budget: exit 4 and reports still written', async () => {
     const out = join(dir, 'budget');
-    const r = await run(['--max-requests', '5', '--report-dir', out, '--quiet']);
+    const r = await runCli(['--max-requests', '5', '--report-dir', out, '--quiet']);
     expect(r.status).toBe(4);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
     expect(report.stopped.reason).toBe('budget-exhausted');

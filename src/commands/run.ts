@@ -7,7 +7,7 @@ import { writeReports } from '../../reports/write.js';
 import { referenceProfileAt } from '../../reference/profile.js';
 import { requirement } from '../../spec/requirements/index.js';
 import { EXIT, UserError } from '../exit-codes.js';
-import type { RunResult } from '../model.js';
+import type { RunResult, StopReason } from '../model.js';
 import { loadProfile, type Profile } from '../profile.js';
 import { planChecks, runConformance } from '../runner.js';
 
@@ -78,11 +78,9 @@ export async function runCommand(args: Args): Promise<void> {
       ...(args['allow-writes'] !== undefined ? { allowWrites: args['allow-writes'] } : {}),
       maxRequests: args['max-requests'], timeoutMs: args.timeout * 1000,
       onCheck: quiet ? undefined : (check, i, total) => process.stderr.write(`${progressLine(check, i, total)}\n`),
+      onNotices: (notices) => { for (const n of notices) process.stderr.write(`conformance: note: ${n}\n`); },
       signal: interrupt.signal,
     });
-  } catch (err) {
-    if (/^unknown suite/.test((err as Error).message)) throw new UserError((err as Error).message);
-    throw err;
   } finally {
     process.off('SIGINT', onSigint);
   }
@@ -90,22 +88,30 @@ export async function runCommand(args: Args): Promise<void> {
   const files = writeReports(result, args['report-dir'], comparison);
   // In a GitHub Actions job, the Markdown summary lands in the job summary.
   if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, readFileSync(files.find((f) => f.endsWith('summary.md'))!, 'utf8'));
-  process.stdout.write(consoleSummary(result));
-  for (const line of comparisonLines(comparison)) process.stdout.write(`${line}\n`);
-  process.stdout.write(`reports: ${files.join(', ')}\n`);
-  const stopped = exitCodeFor(result);
-  process.exitCode = interrupt.signal.aborted ? 130
-    : stopped === EXIT.unreachable || stopped === EXIT.budgetExhausted ? stopped : gateExitCode(result, comparison, args['fail-on']);
-  if (result.stopped && result.stopped.reason !== 'budget-exhausted') {
-    throw new UserError(result.stopped.message, EXIT.unreachable);
+  // A setup stopped before any check has nothing to summarize: its diagnosis is the one line below.
+  if (result.checks.length) {
+    process.stdout.write(consoleSummary(result));
+    for (const line of comparisonLines(comparison)) process.stdout.write(`${line}\n`);
   }
+  process.stdout.write(`reports: ${files.join(', ')}\n`);
+  if (interrupt.signal.aborted) {
+    process.exitCode = 130;
+    return;
+  }
+  if (result.stopped) throw new UserError(result.stopped.message, STOP_EXIT[result.stopped.reason]);
+  process.exitCode = gateExitCode(result, comparison, args['fail-on']);
 }
 
-function exitCodeFor(result: RunResult): number {
-  if (result.stopped?.reason === 'unreachable' || result.stopped?.reason === 'credentials-rejected') return EXIT.unreachable;
-  if (result.stopped?.reason === 'budget-exhausted') return EXIT.budgetExhausted;
-  return result.counts.fail > 0 ? EXIT.checkFailed : EXIT.ok;
-}
+/** Target problems exit 3, usage and profile problems 2, a spent budget 4. */
+const STOP_EXIT: Record<StopReason, number> = {
+  unreachable: EXIT.unreachable,
+  'server-error': EXIT.unreachable,
+  'not-json': EXIT.unreachable,
+  'wrong-api-root': EXIT.usage,
+  'credentials-rejected': EXIT.usage,
+  'nothing-checked': EXIT.usage,
+  'budget-exhausted': EXIT.budgetExhausted,
+};
 
 function failedIn(path: string): string[] {
   let report: RunResult;

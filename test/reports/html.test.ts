@@ -162,10 +162,11 @@ describe('the HTML report of a run with one new fault', () => {
     expect(statSync(join(dir, 'report-failure.png')).size).toBeGreaterThan(10_000);
   });
 
-  it('keeps what the target sent as text: markup in ids, messages, headers and bodies never runs; a stopped run says so', async () => {
+  it('keeps what the target sent as text: markup in ids, messages, notices, headers and bodies never runs; a stopped run and the setup notices say so', async () => {
     const hostile = structuredClone(report);
     const attack = '</script><script>window.pwned=1</script><img src=x onerror="window.pwned=2">';
     hostile.stopped = { reason: 'budget-exhausted', message: attack };
+    hostile.notices = [attack];
     const target = hostile.checks.find((c) => c.id === FAILING)!;
     Object.assign(target, { id: `x${attack}`, message: attack, findings: [{ path: '/<b>', message: attack }] });
     const exchange = hostile.transcript.find((e) => e.id === target.exchanges.at(-1))!;
@@ -178,6 +179,7 @@ describe('the HTML report of a run with one new fault', () => {
     const alert = page.getByRole('alert');
     expect(await alert.locator('h3').innerText()).toBe('Run stopped (budget-exhausted)');
     expect(await alert.locator('p').innerText()).toBe(attack);
+    expect(await page.locator('#setup-notices p').innerText()).toBe(attack);
     const shown = page.locator('li.check').first();
     expect(await shown.locator('.check-id').innerText()).toBe(`x${attack}`);
     await shown.getByText(/^Transcript/).click();

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { referenceProfile } from '../../reference/profile.js';
 import { startReference } from '../../reference/server.js';
 import { writeReports } from '../../reports/write.js';
-import { OUTCOMES, SKIP_REASONS, type RunResult } from '../../src/model.js';
+import { OUTCOMES, SKIP_REASONS, STOP_REASONS, type RunResult } from '../../src/model.js';
 import { readPackageJson } from '../../src/paths.js';
 import { profileSecrets } from '../../src/profile.js';
 import { runConformance } from '../../src/runner.js';
@@ -55,10 +55,12 @@ describe('reports of a run with one fault', () => {
     expect(md).toContain('search.max-operators');
   });
 
-  it('the report schema names exactly the outcomes and skip reasons the runner uses', () => {
+  it('the report schema names exactly the outcomes, skip reasons and stop reasons the runner uses', () => {
     const check = readPackageJson<{ $defs: { check: { properties: Record<string, { enum: unknown[] }> } } }>('schemas', 'report.schema.json').$defs.check.properties;
     expect(check.outcome!.enum).toEqual([...OUTCOMES]);
     expect(check.skipReason!.enum).toEqual([...SKIP_REASONS]);
+    const stopped = readPackageJson<{ properties: { stopped: { properties: { reason: { enum: unknown[] } } } } }>('schemas', 'report.schema.json').properties.stopped;
+    expect(stopped.properties.reason.enum).toEqual([...STOP_REASONS]);
   });
 
   it('no report holds a token or password that was sent', () => {

@@ -1,0 +1,119 @@
+/**
+ * The embedded reference behind a tiny node:http front that changes ONE thing in its answers,
+ * to stand for a target set up differently (or broken) without writing another server.
+ */
+import { createServer, type IncomingMessage } from 'node:http';
+import { request } from 'undici';
+import { listen } from '../../src/listen.js';
+import { referenceProfile } from '../../reference/profile.js';
+import { startReference, type ReferenceOptions, type RunningReference } from '../../reference/server.js';
+import type { Profile } from '../../src/profile.js';
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface Alteration {
+  /** An answer given instead of the reference's; undefined forwards the request. */
+  instead?(req: IncomingMessage): Answer | undefined;
+  /** The reference's answer, changed. */
+  change?(req: IncomingMessage, answer: Answer): Answer;
+}
+
+export interface AlteredReference {
+  /** API root of the front: its origin plus the reference's prefix. */
+  url: string;
+  origin: string;
+  reference: RunningReference;
+  /** The reference's own profile, aimed at the front. */
+  profile: Profile;
+  close(): Promise<void>;
+}
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}): Answer =>
+  ({ status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(body) });
+
+/** Every request answered 500, as a target whose application is down. */
+export const serverErrors: Alteration = { instead: () => json(500, { message: 'Internal Server Error' }) };
+
+/** Every request answered by a gateway's HTML 502 page. */
+export const htmlBadGateway: Alteration = {
+  instead: () => ({ status: 502, headers: { 'content-type': 'text/html' }, body: '<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>' }),
+};
+
+/** 406 to any Accept naming the vendor's media types (application/vnd.<word>...), as a target that knows another vendor word. */
+export const refuseVendorMediaType = (word = 'service'): Alteration => ({
+  instead: (req) => ((req.headers.accept ?? '').toLowerCase().includes(`application/vnd.${word}`) ? json(406, { message: 'Unsupported media type' }) : undefined),
+});
+
+/**
+ * Rate limiting turned off, as a self-hosted installation can be: GET /rate_limit answers 404
+ * "Rate limiting is not enabled." (404 is listed there) and no answer carries X-RateLimit-* headers.
+ * Start the reference with `rateLimitingOffQuotas` so it refuses nothing either.
+ */
+export const rateLimitingOff: Alteration = {
+  change: (req, answer) => {
+    const headers = Object.fromEntries(Object.entries(answer.headers).filter(([k]) => !k.toLowerCase().startsWith('x-ratelimit-')));
+    const path = new URL(req.url ?? '/', 'http://front.invalid').pathname;
+    if (path.endsWith('/rate_limit') && answer.status === 200) return json(404, { message: 'Rate limiting is not enabled.' }, {});
+    return { ...answer, headers };
+  },
+};
+export const rateLimitingOffQuotas: ReferenceOptions['quotas'] = {
+  core: { authenticated: { limit: 1_000_000 }, anonymous: { limit: 1_000_000 } },
+  search: { authenticated: { limit: 1_000_000 }, anonymous: { limit: 1_000_000 } },
+};
+
+/** 401 "Bad credentials" to every request carrying the given token values, or to every request carrying any when none is given. */
+export const rejectTokens = (...values: string[]): Alteration => ({
+  instead: (req) => {
+    const auth = req.headers.authorization;
+    if (!auth) return undefined;
+    return !values.length || values.some((v) => auth.endsWith(` ${v}`)) ? json(401, { message: 'Bad credentials' }) : undefined;
+  },
+});
+
+export async function startAlteredReference(alteration: Alteration, options: ReferenceOptions = {}): Promise<AlteredReference> {
+  const reference = await startReference({ port: 0, pollIntervalSeconds: 1, ...options });
+  const front = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void answer(req, Buffer.concat(chunks)).then(
+        (a) => {
+          res.writeHead(a.status, { ...a.headers, 'content-length': String(Buffer.byteLength(a.body)) });
+          res.end(a.body);
+        },
+        () => res.destroy(),
+      );
+    });
+  });
+  async function answer(req: IncomingMessage, body: Buffer): Promise<Answer> {
+    const instead = alteration.instead?.(req);
+    if (instead) return instead;
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k, v]) => k !== 'host' && k !== 'connection' && k !== 'transfer-encoding' && typeof v === 'string')) as Record<string, string>;
+    const r = await request(`${reference.origin}${req.url ?? '/'}`, { method: (req.method ?? 'GET') as 'GET', headers, ...(body.length ? { body } : {}) });
+    const flat: Record<string, string> = {};
+    for (const [k, v] of Object.entries(r.headers)) if (v !== undefined && k !== 'content-length' && k !== 'connection' && k !== 'keep-alive') flat[k] = Array.isArray(v) ? v.join(', ') : v;
+    const got = { status: r.statusCode, headers: flat, body: await r.body.text() };
+    return alteration.change ? alteration.change(req, got) : got;
+  }
+  front.keepAliveTimeout = 1000;
+  const bound = await listen(front, 0);
+  const prefix = new URL(reference.url).pathname.replace(/\/$/, '');
+  return {
+    url: `${bound.origin}${prefix}`,
+    origin: bound.origin,
+    reference,
+    profile: { ...referenceProfile(reference), base_url: bound.origin },
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        front.closeAllConnections();
+        front.close(() => resolve());
+      });
+      await reference.close();
+    },
+  };
+}
