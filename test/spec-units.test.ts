@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { REQUIREMENTS } from '../spec/requirements/index.js';
 import { GAPS, REASON_KINDS, UNITS_BY_DOC, type Unit } from '../spec/units/index.js';
-import { elements, misquoted, readSpecDocument, uncovered } from '../src/spec-units.js';
+import { elements, misquoted, parse, readSpecDocument, uncovered } from '../src/spec-units.js';
 
 const DOCS = [1, 2] as const;
 const ALL_UNITS: Unit[] = [...UNITS_BY_DOC[1], ...UNITS_BY_DOC[2]];
@@ -11,20 +11,29 @@ const GAP_IDS = new Set(GAPS.map((g) => g.unit));
 describe('the element parser', () => {
   const sample = [
     '# Title', '', 'First sentence here. Second one `quoted`.', '| A | B |', '|---|---|', '| a1 | b1 |',
-    '- Item one. Item two.', '3. Numbered item', '**Bold heading** (note)',
+    '- Item one. Item two; (not; split) `nor; this`; third clause.', '3. Numbered item', '**Bold heading** (note)',
   ].join('\n');
 
   it('yields data rows, list items split into sentences, prose sentences; never headings, header or separator rows', () => {
     expect(elements(sample).map((e) => [e.kind, e.text])).toEqual([
       ['sentence', 'First sentence here.'], ['sentence', 'Second one `quoted`.'], ['row', '| a1 | b1 |'],
-      ['item', 'Item one.'], ['item', 'Item two.'], ['item', 'Numbered item'], ['sentence', '**Bold heading** (note)'],
+      ['item', 'Item one.'], ['item', 'Item two; (not; split) `nor; this`; third clause.'], ['item', 'Numbered item'],
+      ['sentence', '**Bold heading** (note)'],
     ]);
   });
 
-  it('reports an element no unit lies within, and a unit found twice or not at all', () => {
-    const units = [{ id: 'a', text: 'First sentence' }, { id: 'b', text: 'b1' }, { id: 'c', text: 'Item' }, { id: 'd', text: 'absent' }];
-    expect(uncovered(units, sample).map((e) => e.text)).toEqual(['Second one `quoted`.', 'Numbered item', '**Bold heading** (note)']);
-    expect(misquoted(units, sample)).toEqual([{ id: 'c', found: 2 }, { id: 'd', found: 0 }]);
+  it('splits items and sentences into clauses at "; " outside brackets and code', () => {
+    const { text, elements: all } = parse(sample);
+    expect(all[4]!.clauses.map((c) => text.slice(c.start, c.end))).toEqual(['Item two', '(not; split) `nor; this`', 'third clause.']);
+  });
+
+  it('reports a clause no unit lies within or holds, and a unit found twice, not at all, or with a passage out of order', () => {
+    const units = [
+      { id: 'a', text: 'First sentence' }, { id: 'b', text: 'b1' }, { id: 'c', text: 'Item' }, { id: 'd', text: 'absent' },
+      { id: 'e', text: 'Item two … clause.' }, { id: 'f', text: 'Numbered … First' },
+    ];
+    expect(uncovered(units, sample).map((e) => e.text)).toEqual(['Second one `quoted`.', 'Item one.', 'Numbered item', '**Bold heading** (note)']);
+    expect(misquoted(units, sample).map((m) => m.id)).toEqual(['c', 'd', 'f']);
   });
 });
 
@@ -36,7 +45,7 @@ describe.each(DOCS)('document %i', (doc) => {
     expect(misquoted(units, markdown)).toEqual([]);
   });
 
-  it('has a unit for every table row, list item and prose sentence', () => {
+  it('has a unit for every table row and every clause of every list item and prose sentence', () => {
     expect(uncovered(units, markdown).map((e) => `line ${e.line}: ${e.text}`)).toEqual([]);
   });
 

@@ -9,7 +9,7 @@ export const DOC1_UNITS: readonly Unit[] = [
   unchecked('d1.intro.second-document', 'The second document covers code scanning alerts, the retired source-import interface', 'descriptive', 'points to the other document'),
   unchecked('d1.service.http-json', 'The service is an HTTP/JSON REST API of a code-hosting platform, served at {base_url}.', 'deployment', 'the base URL is the profile\'s; JSON bodies are judged by every check that reads one'),
   unchecked('d1.service.self-hosted-prefix', 'A self-hosted installation serves the same paths below its own host with the path prefix /api/v3.', 'deployment', 'the profile\'s prefix selects where the API is mounted; a target is either self-hosted or not'),
-  unchecked('d1.service.interfaces', 'Interfaces in this document: search (code, commits, issues and pull requests, labels, repositories)', 'descriptive', 'lists the interfaces; the catalogue holds their endpoints'),
+  unchecked('d1.service.interfaces', 'Interfaces in this document: search (code, commits, issues and pull requests, labels, repositories) … rate-limit status.', 'descriptive', 'lists the interfaces; the catalogue holds their endpoints'),
   gap('d1.service.anonymous-public', 'Anonymous requests work for public data.'),
   unit('d1.service.authenticated-more', 'Authenticated requests reach more endpoints and get a higher rate limit.', 'auth.no-token-404-or-403', 'ratelimit.search-per-minute'),
   unchecked('d1.service.other-families', 'Other endpoint families of the platform (repository management, issues, pull requests, users and so on): not shown', 'not-shown', 'the spec says not shown'),
@@ -20,7 +20,7 @@ export const DOC1_UNITS: readonly Unit[] = [
   unchecked('d1.values.nullability', 'Nullability and requiredness of response fields: not shown, except where a field is stated below as nullable.', 'not-shown', 'the spec says not shown; absent fields are never failed'),
 
   // User and repository objects.
-  unit('d1.user.fields', '`login` string; `id` integer; `node_id` string; `avatar_url`; `gravatar_id` string (may be empty); `url`; `html_url`; `followers_url`', 'resource.user'),
+  unit('d1.user.fields', '`login` string; `id` integer; `node_id` string; `avatar_url`; `gravatar_id` string (may be empty); `url`; `html_url`; `followers_url` … `site_admin` boolean.', 'resource.user'),
   unit('d1.repository.fields', '`id` integer; `node_id`; `name`; `full_name`; `owner` (user object); `private` boolean; `html_url`; `description` string; `fork` boolean; `url`;', 'resource.repository'),
   unit('d1.repository.link-fields', 'and these string link fields: archive_url, assignees_url, blobs_url', 'resource.repository'),
   unchecked('d1.repository.search-items', 'Search results for repositories: item fields not shown.', 'not-shown', 'the spec says not shown'),
@@ -34,8 +34,8 @@ export const DOC1_UNITS: readonly Unit[] = [
 
   // Search records.
   unit('d1.records.code-item', 'Code item: name, path, sha, url, git_url, html_url (strings); repository (repository object); score (number).', 'resource.code-item'),
-  unit('d1.records.commit-item', 'Commit item: url, sha, html_url, comments_url; commit {url, author {date, name, email}', 'resource.commit-item'),
-  unit('d1.records.issue-item', 'Issue or pull request item: url, repository_url, labels_url, comments_url, events_url, html_url; id integer', 'resource.issue-item'),
+  unit('d1.records.commit-item', 'Commit item: url, sha, html_url, comments_url; commit {url, author {date, name, email} … parents [ {url, html_url, sha} ]; repository; score; node_id.', 'resource.commit-item'),
+  unit('d1.records.issue-item', 'Issue or pull request item: url, repository_url, labels_url, comments_url, events_url, html_url; id integer … author_association string; state_reason string.', 'resource.issue-item'),
   unit('d1.records.issue-label', 'Label in an issue: id integer, node_id, url, name, color (hex string).', 'resource.issue-item'),
   unit('d1.records.milestone', 'Milestone: url, html_url, labels_url, id, node_id, number, state, title, description, creator (user)', 'resource.issue-item'),
   unit('d1.records.label-item', 'Label search item: id integer, node_id, url, name, color, default boolean, description, score.', 'resource.label-item'),
@@ -84,8 +84,8 @@ export const DOC1_UNITS: readonly Unit[] = [
   unit('d1.event.public', 'public | boolean', 'resource.event'),
   unit('d1.event.created-at', 'created_at | timestamp', 'resource.event'),
   unit('d1.event.org', 'org | optional {id, login, gravatar_id, url, avatar_url}', 'resource.event'),
-  unit('d1.event.payload-shapes', 'Payload shapes seen: WatchEvent {action}; PushEvent {push_id integer', 'events.payload-shapes'),
-  unit('d1.rate-status.resources', '`resources` object with members `core`, `search`, `graphql`, `integration_manifest`, `code_scanning_upload`', 'ratelimit.status-categories'),
+  unit('d1.event.payload-shapes', 'Payload shapes seen: WatchEvent {action}; PushEvent {push_id integer … description (nullable), pusher_type}.', 'events.payload-shapes'),
+  unit('d1.rate-status.resources', '`resources` object with members `core`, `search`, `graphql`, `integration_manifest`, `code_scanning_upload`; each member is {limit, remaining, reset, used}, all integers; `reset` is a UTC epoch time in seconds.', 'ratelimit.status-categories'),
   unit('d1.rate-status.rate', 'Top-level `rate` has the same four fields, equals `core`, and is deprecated.', 'ratelimit.rate-equals-core'),
 
   // States and transitions.
@@ -128,7 +128,7 @@ export const DOC1_UNITS: readonly Unit[] = [
   unit('d1.search.labels-rank', 'Label search ranks best matches first.', 'search.best-match-descending'),
   unit('d1.search.app-user-qualifier', 'Issue search with a user-to-server app token: q must carry `is:issue` or `is:pull-request`, otherwise 422.', 'search.app-user-issue-qualifier'),
   unit('d1.search.text-match-media-type', 'Text match metadata: send `accept: application/vnd.service.text-match+json`.', 'search.text-match-opt-in'),
-  gap('d1.search.text-match-properties', 'Code search supplies matches for file content and file path; commits for `message`; issues for title, body, comment body'),
+  gap('d1.search.text-match-properties', 'Code search supplies matches for file content and file path; commits for `message`; issues for title, body, comment body; labels for name and description; repositories for name and description.'),
 
   // Notifications.
   unit('d1.notifications.classic-only', 'The endpoints work only with a personal access token (classic)', 'notifications.classic-only'),
@@ -136,7 +136,7 @@ export const DOC1_UNITS: readonly Unit[] = [
   unchecked('d1.notifications.repo-scope', '`repo` is needed to reach issues and commits', 'out-of-scope-endpoint', 'the issue and commit endpoints a subject URL leads to are not shown'),
   unit('d1.notifications.list-all', 'query: all boolean (default false, include read)', 'notifications.list-filters'),
   gap('d1.notifications.list-participating', 'participating boolean (default false)'),
-  unit('d1.notifications.list-since-before', 'since, before (timestamps), page integer (default 1)', 'notifications.list-filters'),
+  unit('d1.notifications.list-since-before', 'since, before (timestamps)', 'notifications.list-filters'),
   gap('d1.notifications.list-defaults', 'page integer (default 1), per_page integer (max 50, default 50)'),
   unit('d1.notifications.list-order', 'array of threads, most recently updated first | 200, 304, 401, 403, 422', 'notifications.newest-first'),
   unit('d1.notifications.mark-read-row', 'PUT | /notifications | body: last_read_at string timestamp (default now), read boolean | 202 body {message string}; 205 empty', 'notifications.mark-read', 'notifications.accepted-message'),
@@ -184,7 +184,7 @@ export const DOC1_UNITS: readonly Unit[] = [
   unit('d1.auth.header', 'Send the token in header `Authorization`.', 'auth.bearer-and-token-schemes'),
   unit('d1.auth.schemes', 'Both `Bearer <TOKEN>` and `token <TOKEN>` are accepted', 'auth.bearer-and-token-schemes'),
   unchecked('d1.auth.jwt-bearer', 'a JSON web token must use `Bearer`', 'out-of-scope-endpoint', 'a JSON web token authenticates as an app, on app endpoints that are not in the catalogue'),
-  unchecked('d1.auth.token-kinds', 'Token kinds: personal access token (fine-grained preferred, or classic); app installation token and app user token', 'descriptive', 'names the token kinds; what each may call is the subject of other units'),
+  unchecked('d1.auth.token-kinds', 'Token kinds: personal access token (fine-grained preferred, or classic); app installation token and app user token … (its permissions are set in the workflow).', 'descriptive', 'names the token kinds; what each may call is the subject of other units'),
   unit('d1.auth.permissions', 'Fine-grained tokens and app tokens need per-endpoint permissions.', 'permissions.code-scanning', 'permissions.imports-contents'),
   gap('d1.auth.scopes', 'Classic tokens need scopes.'),
   unit('d1.auth.accepted-permissions', 'Response header `X-Accepted-Service-Permissions` lists the permissions an endpoint requires.', 'auth.accepted-permissions-header'),

@@ -23,7 +23,10 @@ export type ReasonKind = keyof typeof REASON_KINDS;
 export interface Unit {
   /** Stable id: document, section slug, content slug (never a running number). */
   id: string;
-  /** The spec's words, verbatim (whitespace aside); long enough to occur once in its document. */
+  /**
+   * The spec's words, verbatim (whitespace aside), long enough to occur once in its document.
+   * Passages joined with ` … ` span from the first to the last (a long field list or matrix row).
+   */
   text: string;
   /** Requirements (spec/requirements) that state and enforce what the unit says. */
   requirements?: readonly string[];
