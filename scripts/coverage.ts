@@ -20,8 +20,8 @@ function describe(pair: Pair): string {
   switch (pair.state.status) {
     case 'covered': return pair.state.checks.join(', ');
     case 'reasoned': return `(${pair.state.reason.kind}) ${pair.state.reason.why}`;
-    case 'known-uncovered': return 'UNCOVERED (known, listed in spec/coverage/exemptions.ts)';
-    case 'uncovered': return 'UNCOVERED';
+    case 'known-uncovered': return 'uncovered (known: KNOWN_UNCOVERED)';
+    case 'uncovered': return 'UNCOVERED (in no list)';
   }
 }
 
