@@ -157,7 +157,7 @@ export const KNOWN_UNCOVERED: Readonly<Record<string, readonly string[]>> = {
   'alerts.direction': ['code-scanning.org-alerts'],
   'alerts.per-page': ['code-scanning.org-alerts'],
   'alerts.cursors': ['code-scanning.org-alerts'],
-  'alerts.single-rule-fields': ['code-scanning.alert', 'code-scanning.alert-update'],
+  'alerts.single-rule-fields': ['code-scanning.alert-update'],
   'alerts.dismissed-reason-values': ['code-scanning.org-alerts'],
   'imports.not-found-404': ['imports.authors', 'imports.author-update'],
   'imports.record-fields': ['imports.update', 'imports.lfs'],

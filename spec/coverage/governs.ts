@@ -149,7 +149,8 @@ export const GOVERNS: Readonly<Record<string, Governs>> = {
   'alerts.direction': { endpoints: withParam('code-scanning', 'direction') },
   'alerts.per-page': { endpoints: ids((e) => e.area === 'code-scanning' && !!e.perPage) },
   'alerts.cursors': { endpoints: withParam('code-scanning', 'after') },
-  'alerts.single-rule-fields': { endpoints: ['code-scanning.alert', 'code-scanning.alert-update'] },
+  // The single-alert schema lists the added rule fields as required.
+  'alerts.single-rule-fields': { endpoints: ['code-scanning.alert', 'code-scanning.alert-update'], via: ['resource.code-scanning-alert'] },
   'alerts.patch-states': { endpoints: ['code-scanning.alert-update'] },
   'alerts.dismiss-requires-reason': { endpoints: ['code-scanning.alert-update'] },
   'alerts.dismissed-reason-values': { endpoints: ALERTS },
