@@ -48,7 +48,7 @@ export const GOVERNS: Readonly<Record<string, Governs>> = {
   'versioning.listed-versions': { endpoints: ALL },
   'versioning.media-types': { endpoints: ALL },
   // Observes behaviour the spec does not show: one sample informs, nothing is enforced per endpoint.
-  'versioning.unshown-behaviour': { endpoints: ['rate-limit.get'] },
+  'versioning.unshown-behaviour': { endpoints: ['events.public'] },
   'ratelimit.rate-equals-core': { endpoints: ['rate-limit.get'] },
   'ratelimit.status-categories': { endpoints: ['rate-limit.get'] },
   'ratelimit.endpoint-not-counted': { endpoints: ['rate-limit.get'] },
