@@ -11,7 +11,7 @@ import { PERMISSION_MATRIX } from '../spec/permissions.js';
 import type { Reply } from '../src/client.js';
 import type { TokenName } from '../src/profile.js';
 import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
-import { patchAlert } from './code-scanning.js';
+import { patchAlert } from './alerts-http.js';
 import { importPath, start, url } from './imports.js';
 import { describeNeed, holding, judgeHeader, lacking, PERMISSION_TOKENS, type Need } from './permission-tokens.js';
 
