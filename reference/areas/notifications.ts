@@ -126,8 +126,10 @@ function visibleThreads(ctx: HandlerContext, repo?: Repo): { threads: Thread[]; 
 
 function list(ctx: HandlerContext, repo?: Repo): HandlerResult {
   const q = ctx.query;
-  const all = boolParam(q.get('all'), false) || ctx.fault('notifications-all-ignored');
-  const participating = boolParam(q.get('participating'), false);
+  // Faults named notifications-repo-* break a rule on the repository variant only.
+  const repoFault = (id: string) => repo !== undefined && ctx.fault(id);
+  const all = boolParam(q.get('all'), false) || ctx.fault('notifications-all-ignored') || repoFault('notifications-repo-all-ignored');
+  const participating = boolParam(q.get('participating'), ctx.fault('notifications-participating-default-true'));
   const bounds: Record<string, number | undefined> = {};
   for (const field of ['since', 'before'] as const) {
     const raw = q.get(field);
@@ -136,17 +138,19 @@ function list(ctx: HandlerContext, repo?: Repo): HandlerResult {
     if (Number.isNaN(at)) return invalid(field, `${field} must be an ISO 8601 timestamp (YYYY-MM-DDTHH:MM:SSZ)`);
     bounds[field] = at;
   }
-  const since = ctx.fault('notifications-since-ignored') ? undefined : bounds.since;
+  const since = ctx.fault('notifications-since-ignored') || repoFault('notifications-repo-since-ignored') ? undefined : bounds.since;
+  const before = repoFault('notifications-repo-before-ignored') ? undefined : bounds.before;
   const { threads, blockedOrgs } = visibleThreads(ctx, repo);
   const chosen = threads.filter((t) => (all || t.unread)
     && (!participating || PARTICIPATING_REASONS.includes(t.reason))
     && (since === undefined || t.updatedAt > since)
-    && (bounds.before === undefined || t.updatedAt < bounds.before));
+    && (before === undefined || t.updatedAt < before));
   const direction = ctx.fault('notifications-oldest-first') ? -1 : 1;
   chosen.sort((a, b) => direction * (b.updatedAt - a.updatedAt) || b.id - a.id);
   const cap = ctx.endpoint.perPage!;
   const uncapped = ctx.fault(repo ? 'notifications-repo-per-page-uncapped' : 'notifications-per-page-uncapped');
-  const page = paginate(ctx, chosen, { max: uncapped ? Number.MAX_SAFE_INTEGER : cap.max, default: cap.default ?? cap.max });
+  const wrongDefault = ctx.fault(repo ? 'notifications-repo-per-page-default-50' : 'notifications-per-page-default-30');
+  const page = paginate(ctx, chosen, { max: uncapped ? Number.MAX_SAFE_INTEGER : cap.max, default: wrongDefault ? (repo ? 50 : 30) : cap.default ?? cap.max });
   const headers: Record<string, string> = { ...page.headers, ...ssoPartialHeader(ctx.names, blockedOrgs) };
   if (!ctx.fault('notifications-no-poll-interval')) headers['X-Poll-Interval'] = String(ctx.state.pollIntervalSeconds);
   const result = json(200, page.items.map((t) => renderThread(ctx, t)), headers);
@@ -164,7 +168,10 @@ function markRead(ctx: HandlerContext, repo?: Repo): HandlerResult {
   const read = ctx.body.read;
   if (read !== undefined && typeof read !== 'boolean') return invalid('read', 'read must be a boolean');
   const login = ctx.caller.login!;
-  const targets = read === false ? [] : visibleThreads(ctx, repo).threads
+  // The user-wide fault reads every thread as if last_read_at had been left to its default, now.
+  if (!repo && raw !== undefined && ctx.fault('notifications-mark-read-ignores-last-read-at')) lastReadAt = ctx.now();
+  const scope = ctx.fault('notifications-repo-mark-read-everywhere') ? undefined : repo;
+  const targets = read === false ? [] : visibleThreads(ctx, scope).threads
     .filter((t) => t.unread && (t.updatedAt <= lastReadAt || ctx.fault('notifications-marks-later-threads')));
   const mark = () => {
     for (const t of targets) {
@@ -214,6 +221,16 @@ export const notificationsArea: AreaModule<NotificationsState> = {
     { id: 'notifications-unignore-stays-ignored', requirement: 'notifications.subscription-unignore', effect: 'ignored=false leaves the thread ignored.' },
     { id: 'notifications-delete-200', requirement: 'notifications.subscription-delete', effect: 'Deleting a subscription answers 200 with a body.' },
     { id: 'notifications-reason-outside-enum', requirement: 'resource.notification-thread', effect: 'Threads carry the reason "watching", outside the documented set.' },
+    { id: 'notifications-per-page-default-30', requirement: 'notifications.list-filters', effect: '/notifications serves 30 threads a page by default, not 50.' },
+    { id: 'notifications-participating-default-true', requirement: 'notifications.list-filters', effect: 'Listings without `participating` list only participating threads.' },
+    { id: 'notifications-repo-per-page-default-50', requirement: 'notifications.repo-list-params', effect: 'The repository variant serves 50 threads a page by default, not 30.' },
+    { id: 'notifications-repo-all-ignored', requirement: 'notifications.repo-list-params', effect: 'The repository variant lists read threads even without all=true.' },
+    { id: 'notifications-repo-since-ignored', requirement: 'notifications.repo-list-params', effect: 'The repository variant ignores `since`.' },
+    { id: 'notifications-repo-before-ignored', requirement: 'notifications.repo-list-params', effect: 'The repository variant ignores `before`.' },
+    { id: 'notifications-repo-mark-read-everywhere', requirement: 'notifications.repo-mark-read', effect: "PUT /repos/{owner}/{repo}/notifications also marks other repositories' threads read." },
+    { id: 'notifications-mark-read-ignores-last-read-at', requirement: 'notifications.mark-read', effect: 'PUT /notifications ignores last_read_at and marks every unread thread read.' },
+    { id: 'notifications-subscription-default-ignored', requirement: 'notifications.subscription-ignored-default', effect: 'PUT on a subscription without `ignored` ignores the thread.' },
+    { id: 'notifications-variants-any-token', requirement: 'notifications.classic-only', effect: 'Notification endpoints other than GET /notifications admit fine-grained and app tokens.' },
     { id: 'notifications-sso-included', requirement: 'auth.sso-partial-results', effect: 'Threads of organizations the token is not authorized for are listed.' },
   ],
   createState,
@@ -249,7 +266,7 @@ export const notificationsArea: AreaModule<NotificationsState> = {
     'notifications.subscription-set': (ctx) => {
       const t = ownThread(ctx);
       if (!t) return notFound();
-      const ignored = ctx.body.ignored ?? false;
+      const ignored = ctx.body.ignored ?? ctx.fault('notifications-subscription-default-ignored');
       if (typeof ignored !== 'boolean') return invalid('ignored', 'ignored must be a boolean');
       const keepIgnored = !ignored && t.subscription?.ignored === true && ctx.fault('notifications-unignore-stays-ignored');
       const next: Subscription = keepIgnored ? t.subscription! : { subscribed: !ignored, ignored, reason: null, createdAt: t.subscription?.createdAt ?? ctx.now() };
