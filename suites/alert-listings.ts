@@ -241,9 +241,46 @@ const orgCoversRepositories: CheckSpec = {
   },
 };
 
+/** "`most_recent_instance` describes the default branch, or the `ref` requested": with no ref, one branch and never a pull request. */
+const instanceDefaultBranch: CheckSpec = {
+  id: 'alerts.instance-default-branch', title: 'With no ref requested, most_recent_instance describes the default branch (listing and single alert)',
+  requirement: 'alerts.most-recent-instance-ref', needs: REPO.needs,
+  async run(t) {
+    const got = await alerts(t, REPO.path(t, '?per_page=100'));
+    if (!got) return;
+    const refs = [...new Set(got.items.map((a) => a.most_recent_instance?.ref).filter((r): r is string => typeof r === 'string'))];
+    if (!refs.length) return t.skip('inconclusive', 'no alert of the listing names most_recent_instance.ref');
+    if (refs.length > 1) t.fail(`with no ref requested, most_recent_instance names ${refs.length} refs (${refs.slice(0, 4).join(', ')}), not the one default branch`);
+    const pulls = refs.filter((r) => /^refs\/pull\//.test(r));
+    if (pulls.length) t.fail(`with no ref requested, most_recent_instance names pull-request refs: ${pulls.slice(0, 3).join(', ')}`);
+    const branch = refs.length === 1 ? refs[0] : undefined;
+    for (const a of branch ? got.items.slice(0, 10) : []) {
+      const single = t.body<Alert>(await t.request({ path: REPO.path(t, `/${a.number}`) }));
+      const ref = single?.most_recent_instance?.ref;
+      if (ref !== undefined && ref !== branch) t.fail(`GET alert ${a.number}: most_recent_instance.ref is ${ref}, not the default branch ${branch}`);
+    }
+  },
+};
+
+/** A classic token holding public_repo (and neither security_events nor repo) reads the alerts of a public repository. */
+const publicRepoScope: CheckSpec = {
+  id: 'alerts.public-repo-scope', title: 'A classic token with only the public_repo scope reads the alerts of a public repository',
+  requirement: 'alerts.classic-scopes', needs: { tokens: ['classic_public'], resources: ['public_repo'] },
+  async run(t) {
+    const scopes = t.profile.tokens?.classic_public?.scopes;
+    if (!scopes?.includes('public_repo') || scopes.some((s) => s === 'security_events' || s === 'repo')) {
+      return t.skip('missing-token', `tokens.classic_public.scopes is ${JSON.stringify(scopes)}, not public_repo without security_events or repo`);
+    }
+    const listed = await t.request({ path: REPO.path(t, '?per_page=1'), as: 'classic_public' });
+    if (!t.expectStatus(listed, [200], `GET ${REPO.path(t)} as classic_public`)) return;
+    const number = Array.isArray(listed.json) ? (listed.json[0] as Alert | undefined)?.number : undefined;
+    if (number !== undefined) t.expectStatus(await t.request({ path: REPO.path(t, `/${number}`), as: 'classic_public' }), [200], `GET alert ${number} as classic_public`);
+  },
+};
+
 /** Appended to the code-scanning suite. */
 export const alertListingChecks: CheckSpec[] = [
   stateFilter(ORG), toolFilters(ORG, ['tool_name', 'tool_guid']), toolFilters(REPO, ['tool_guid']), toolFiltersExclusive(ORG),
   sortDirection(ORG), perPage(REPO), perPage(ORG), cursors(REPO), cursors(ORG),
-  repositoryOnlyInOrgListing, orgNotFound, patchNotFound, orgCoversRepositories, orgSortUpdated,
+  repositoryOnlyInOrgListing, instanceDefaultBranch, publicRepoScope, orgNotFound, patchNotFound, orgCoversRepositories, orgSortUpdated,
 ];

@@ -168,6 +168,24 @@ export const notificationWriteChecks: CheckSpec[] = [
     },
   },
   {
+    id: 'notifications.user-accepted-message', title: 'A 202 of PUT /notifications (user-wide) carries a message',
+    requirement: 'notifications.accepted-message', needs: CLASSIC, writes: true,
+    async run(t) {
+      const unread = await settledUnread(t);
+      // The forty oldest unread threads: enough that a server may finish in the background, far from all of them.
+      const batch = 40;
+      if (unread.length <= batch) return t.skip('missing-resource', `only ${unread.length} unread threads: a batch of ${batch} would read them all`);
+      const pivot = unread[unread.length - batch]!.updated_at;
+      const r = await t.request({ method: 'PUT', path: '/notifications', body: { last_read_at: pivot } });
+      t.journal.irreversible(`threads updated at or before ${pivot} marked read`, 'the API offers no way to mark threads unread');
+      if (!t.expectStatus(r, [202, 205], 'PUT /notifications with last_read_at')) return;
+      if (r.status === 205) return t.info(`answered 205: ${batch} threads were marked at once, so no 202 to inspect`);
+      const message = (t.body<{ message?: unknown }>(r))?.message;
+      if (typeof message !== 'string') t.fail(`the 202 body is ${r.text.slice(0, 100)}, without a message string`);
+      await settle(r.status);
+    },
+  },
+  {
     id: 'notifications.subscription-ignored-default', title: 'PUT on a subscription without ignored un-ignores the thread (ignored defaults to false)',
     requirement: 'notifications.subscription-ignored-default', needs: CLASSIC, writes: true,
     async run(t) {

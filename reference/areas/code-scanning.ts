@@ -20,6 +20,10 @@ function repository(ctx: HandlerContext, listing = false): Repo | HandlerResult 
   const { world } = ctx.state;
   const repo = world.repo(ctx.params.owner ?? '', ctx.params.repo ?? '');
   if (!repo || repo.movedTo || !canRead(world, ctx.caller, repo)) return notFound();
+  const { token } = ctx.caller;
+  if (ctx.fault('alerts-public-repo-scope-refused') && token?.kind === 'classic' && !token.scopes?.some((s) => s === 'security_events' || s === 'repo')) {
+    return error(403, 'Missing scope: security_events');
+  }
   if (!repo.advancedSecurity && !(listing && ctx.fault('alerts-no-ghas-listing-200'))) return error(403, NO_ADVANCED_SECURITY);
   return repo;
 }
@@ -121,6 +125,8 @@ export const codeScanningArea: AreaModule<CodeScanningState> = {
     { id: 'alerts-before-cursor-ignored', requirement: 'alerts.cursors', effect: 'Both listings ignore `before`: the prev link leads to the first page.' },
     { id: 'alerts-no-link-header', requirement: 'alerts.cursors', effect: 'Neither listing sends a Link header, so no cursor is handed out.' },
     { id: 'alerts-org-no-link-header', requirement: 'alerts.cursors', effect: 'The organization listing sends no Link header.' },
+    { id: 'alerts-instance-latest-ref', requirement: 'alerts.most-recent-instance-ref', effect: 'With no ref requested, most_recent_instance describes the latest instance (a pull-request ref) rather than the default branch.' },
+    { id: 'alerts-public-repo-scope-refused', requirement: 'alerts.classic-scopes', effect: 'A classic token with only public_repo is refused on the alerts of a public repository.' },
     { id: 'alerts-timestamps-millis', requirement: 'resource.timestamps', effect: 'Alert timestamps carry milliseconds.' },
   ],
   createState: (init) => ({ alerts: createCorpus(init) }),

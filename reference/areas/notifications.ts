@@ -186,7 +186,7 @@ function markRead(ctx: HandlerContext, repo?: Repo): HandlerResult {
     return empty(status);
   }
   setTimeout(mark, 20).unref();
-  return json(202, ctx.fault('notifications-202-no-message') ? {} : {
+  return json(202, ctx.fault('notifications-202-no-message') || (!repo && ctx.fault('notifications-user-202-no-message')) ? {} : {
     message: "Unread notifications couldn't be marked in a single request. Notifications are being marked as read in the background.",
   });
 }
@@ -231,6 +231,7 @@ export const notificationsArea: AreaModule<NotificationsState> = {
     { id: 'notifications-mark-read-ignores-last-read-at', requirement: 'notifications.mark-read', effect: 'PUT /notifications ignores last_read_at and marks every unread thread read.' },
     { id: 'notifications-subscription-default-ignored', requirement: 'notifications.subscription-ignored-default', effect: 'PUT on a subscription without `ignored` ignores the thread.' },
     { id: 'notifications-variants-any-token', requirement: 'notifications.classic-only', effect: 'Notification endpoints other than GET /notifications admit fine-grained and app tokens.' },
+    { id: 'notifications-user-202-no-message', requirement: 'notifications.accepted-message', effect: 'The 202 of PUT /notifications (user-wide) has no message.' },
     { id: 'notifications-sso-included', requirement: 'auth.sso-partial-results', effect: 'Threads of organizations the token is not authorized for are listed.' },
   ],
   createState,

@@ -11,6 +11,8 @@ export const CODE_SCANNING: Requirement[] = [
     'repository | repository object; present only in organization listings'),
   req('alerts.org-default-branch', 'MUST', 2, 'Endpoints',
     'Organization listing covers the default branch of all eligible repositories (owned by organizations the caller owns or where the caller is security manager).'),
+  req('alerts.classic-scopes', 'MUST', 2, 'Authentication',
+    'Code scanning alerts: classic token scope `security_events` (private repositories) or `public_repo` (public repositories only)'),
   req('alerts.org-owner-or-security-manager', 'MUST', 2, 'Authentication',
     'the organization listing needs `repo` or `security_events` and the caller must be an organization owner or security manager.'),
   req('alerts.state-filter', 'MUST', 2, 'Endpoints', 'state (open, dismissed, fixed)'),
