@@ -278,9 +278,25 @@ const publicRepoScope: CheckSpec = {
   },
 };
 
+/** "ref string (refs/heads/<branch>, <branch>, …)": both spellings of the default branch list the same alerts. */
+const refShortForm: CheckSpec = {
+  id: 'alerts.ref-short-form', title: 'ref=<branch> lists what ref=refs/heads/<branch> lists', requirement: 'alerts.ref-filter', needs: REPO.needs,
+  async run(t) {
+    const plain = await alerts(t, REPO.path(t, '?per_page=100'));
+    const full = plain?.items.map((a) => a.most_recent_instance?.ref).find((r) => r?.startsWith('refs/heads/'));
+    if (!full) return t.skip('inconclusive', 'no listed alert names a refs/heads/ branch');
+    const branch = full.slice('refs/heads/'.length);
+    const long = await alerts(t, REPO.path(t, `?ref=${encodeURIComponent(full)}&per_page=100`));
+    const short = await alerts(t, REPO.path(t, `?ref=${encodeURIComponent(branch)}&per_page=100`));
+    if (!long || !short) return;
+    if (!long.items.length) return t.skip('inconclusive', `ref=${full} lists no alert`);
+    if (keys(REPO, short.items) !== keys(REPO, long.items)) t.fail(`ref=${branch} lists ${short.items.length} alerts, ref=${full} ${long.items.length}`);
+  },
+};
+
 /** Appended to the code-scanning suite. */
 export const alertListingChecks: CheckSpec[] = [
   stateFilter(ORG), toolFilters(ORG, ['tool_name', 'tool_guid']), toolFilters(REPO, ['tool_guid']), toolFiltersExclusive(ORG),
   sortDirection(ORG), perPage(REPO), perPage(ORG), cursors(REPO), cursors(ORG),
-  repositoryOnlyInOrgListing, instanceDefaultBranch, publicRepoScope, orgNotFound, patchNotFound, orgCoversRepositories, orgSortUpdated,
+  repositoryOnlyInOrgListing, instanceDefaultBranch, refShortForm, publicRepoScope, orgNotFound, patchNotFound, orgCoversRepositories, orgSortUpdated,
 ];

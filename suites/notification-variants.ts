@@ -40,6 +40,44 @@ async function defaultPage(t: CheckContext, path: string, max: number, byDefault
 
 export const notificationReadChecks: CheckSpec[] = [
   {
+    id: 'notifications.repo-last-modified-304', title: 'The repository variant carries Last-Modified; sending it back unchanged in If-Modified-Since answers 304',
+    requirement: 'cond.last-modified-304', needs: WITH_REPO,
+    async run(t) {
+      const path = `${repoPath(t)}?all=true`;
+      const r = await t.request({ path });
+      if (!t.expectStatus(r, [200], `GET ${path}`)) return;
+      const lm = r.headers['last-modified'];
+      if (!lm) return t.fail(`GET ${path}: no Last-Modified header`);
+      t.expectStatus(await t.request({ path, headers: { 'if-modified-since': lm }, poll: true }), [304], 'If-Modified-Since with the unchanged Last-Modified (no writes in between)');
+    },
+  },
+  {
+    id: 'notifications.repo-poll-interval', title: 'The repository variant carries X-Poll-Interval', requirement: 'poll.interval-header', needs: WITH_REPO,
+    async run(t) {
+      const r = await t.request({ path: repoPath(t) });
+      if (!t.expectStatus(r, [200], `GET ${repoPath(t)}`)) return;
+      const v = r.headers['x-poll-interval'];
+      if (v === undefined) t.fail(`GET ${repoPath(t)}: no X-Poll-Interval`);
+      else if (!/^\d+$/.test(v)) t.fail(`GET ${repoPath(t)}: X-Poll-Interval "${v}" is not a number of seconds`);
+    },
+  },
+  {
+    id: 'notifications.scopes', title: 'A classic token holding neither notifications nor repo is refused (403 or 404) where the classic token with them is admitted',
+    requirement: 'notifications.scopes', needs: { tokens: ['classic', 'classic_public'] },
+    async run(t) {
+      const scopes = t.profile.tokens?.classic_public?.scopes;
+      if (!scopes || scopes.some((s) => s === 'notifications' || s === 'repo')) {
+        return t.skip('missing-token', `tokens.classic_public.scopes is ${JSON.stringify(scopes)}: not declared without notifications and repo`);
+      }
+      const paths = ['/notifications?per_page=1', ...(t.resources.public_repo ? [`${repoPath(t)}?per_page=1`] : [])];
+      for (const path of paths) {
+        if ((await t.request({ path })).status !== 200) continue;
+        const r = await t.request({ path, as: 'classic_public' });
+        if (r.status !== 403 && r.status !== 404) t.fail(`GET ${path} with scopes ${scopes.join(', ')} answered ${r.status}, not 403 or 404`);
+      }
+    },
+  },
+  {
     id: 'notifications.per-page-default', title: 'Without per_page, /notifications lists 50 threads a page', requirement: 'notifications.list-filters', needs: CLASSIC,
     run: (t) => defaultPage(t, '/notifications', LIMITS.notifications.maxPerPage, LIMITS.notifications.defaultPerPage),
   },

@@ -127,6 +127,7 @@ export const codeScanningArea: AreaModule<CodeScanningState> = {
     { id: 'alerts-org-no-link-header', requirement: 'alerts.cursors', effect: 'The organization listing sends no Link header.' },
     { id: 'alerts-instance-latest-ref', requirement: 'alerts.most-recent-instance-ref', effect: 'With no ref requested, most_recent_instance describes the latest instance (a pull-request ref) rather than the default branch.' },
     { id: 'alerts-public-repo-scope-refused', requirement: 'alerts.classic-scopes', effect: 'A classic token with only public_repo is refused on the alerts of a public repository.' },
+    { id: 'alerts-short-ref-unknown', requirement: 'alerts.ref-filter', effect: 'A ref given as a bare branch name (<branch>) matches nothing: only refs/heads/<branch> works.' },
     { id: 'alerts-timestamps-millis', requirement: 'resource.timestamps', effect: 'Alert timestamps carry milliseconds.' },
   ],
   createState: (init) => ({ alerts: createCorpus(init) }),
@@ -137,7 +138,8 @@ export const codeScanningArea: AreaModule<CodeScanningState> = {
       const ref = ctx.query.get('ref');
       const entries = alertsOf(ctx, repo).map((alert) => ({ repo, alert }));
       return listAlerts(ctx, entries, {
-        ref: ref ? normalizeRef(ref) : DEFAULT_REF, refFilter: !ctx.fault('alerts-ref-filter-ignored'), withRepository: ctx.fault('alerts-repo-listing-repository'),
+        // The fault takes a bare branch name for a ref of its own, which nothing was found on.
+        ref: ref ? (ctx.fault('alerts-short-ref-unknown') ? ref : normalizeRef(ref)) : DEFAULT_REF, refFilter: !ctx.fault('alerts-ref-filter-ignored'), withRepository: ctx.fault('alerts-repo-listing-repository'),
       });
     },
 

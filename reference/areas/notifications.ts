@@ -152,9 +152,9 @@ function list(ctx: HandlerContext, repo?: Repo): HandlerResult {
   const wrongDefault = ctx.fault(repo ? 'notifications-repo-per-page-default-50' : 'notifications-per-page-default-30');
   const page = paginate(ctx, chosen, { max: uncapped ? Number.MAX_SAFE_INTEGER : cap.max, default: wrongDefault ? (repo ? 50 : 30) : cap.default ?? cap.max });
   const headers: Record<string, string> = { ...page.headers, ...ssoPartialHeader(ctx.names, blockedOrgs) };
-  if (!ctx.fault('notifications-no-poll-interval')) headers['X-Poll-Interval'] = String(ctx.state.pollIntervalSeconds);
+  if (!ctx.fault('notifications-no-poll-interval') && !repoFault('notifications-repo-no-poll-interval')) headers['X-Poll-Interval'] = String(ctx.state.pollIntervalSeconds);
   const result = json(200, page.items.map((t) => renderThread(ctx, t)), headers);
-  if (!ctx.fault('notifications-no-last-modified')) result.lastModified = lastModified(ctx, ctx.caller.login!);
+  if (!ctx.fault('notifications-no-last-modified') && !repoFault('notifications-repo-no-last-modified')) result.lastModified = lastModified(ctx, ctx.caller.login!);
   return result;
 }
 
@@ -180,7 +180,7 @@ function markRead(ctx: HandlerContext, repo?: Repo): HandlerResult {
     }
     if (targets.length) touch(ctx, login);
   };
-  const status = ctx.fault('notifications-mark-read-200') ? 200 : 205;
+  const status = ctx.fault('notifications-mark-read-200') || (!repo && ctx.fault('notifications-user-mark-read-200')) ? 200 : 205;
   if (targets.length <= MARK_READ_BATCH) {
     mark();
     return empty(status);
@@ -232,6 +232,10 @@ export const notificationsArea: AreaModule<NotificationsState> = {
     { id: 'notifications-subscription-default-ignored', requirement: 'notifications.subscription-ignored-default', effect: 'PUT on a subscription without `ignored` ignores the thread.' },
     { id: 'notifications-variants-any-token', requirement: 'notifications.classic-only', effect: 'Notification endpoints other than GET /notifications admit fine-grained and app tokens.' },
     { id: 'notifications-user-202-no-message', requirement: 'notifications.accepted-message', effect: 'The 202 of PUT /notifications (user-wide) has no message.' },
+    { id: 'notifications-repo-no-last-modified', requirement: 'cond.last-modified-304', effect: 'The repository variant carries no Last-Modified, so it never answers 304.' },
+    { id: 'notifications-repo-no-poll-interval', requirement: 'poll.interval-header', effect: 'The repository variant carries no X-Poll-Interval.' },
+    { id: 'notifications-user-mark-read-200', requirement: 'notifications.mark-read', effect: 'PUT /notifications (user-wide) answers 200 instead of 205.' },
+    { id: 'notifications-scope-ignored', requirement: 'notifications.scopes', effect: 'Classic tokens holding neither `notifications` nor `repo` are admitted to the notification endpoints.' },
     { id: 'notifications-sso-included', requirement: 'auth.sso-partial-results', effect: 'Threads of organizations the token is not authorized for are listed.' },
   ],
   createState,

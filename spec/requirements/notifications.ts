@@ -20,5 +20,7 @@ export const NOTIFICATIONS = [
   req('notifications.subscription-unignore', 'MUST', 1, 'States and transitions', 'ignored | same endpoint with ignored=false | none | subscribed | 200'),
   req('notifications.subscription-delete', 'MUST', 1, 'States and transitions',
     'any | DELETE /notifications/threads/{thread_id}/subscription | none | muted until the user comments or is mentioned; repository watchers still receive notifications | 204'),
+  req('notifications.scopes', 'MUST', 1, 'Notifications',
+    'The endpoints work only with a personal access token (classic) holding the `notifications` or `repo` scope; `repo` is needed to reach issues and commits.'),
   req('notifications.classic-only', 'MUST', 1, 'Authentication', 'Notification endpoints accept only a classic personal access token.'),
 ];

@@ -366,6 +366,8 @@ const PROBES: Record<string, Probe> = {
   'alerts-no-link-header': async (b) => /rel="next"/.test((await call(b, `${WIDGETS}?per_page=10`)).headers.link ?? ''),
   'alerts-org-no-link-header': async (b) => /rel="next"/.test((await call(b, `${ORG}?per_page=10`)).headers.link ?? ''),
   'alerts-instance-latest-ref': async (b) => (await call(b, `${WIDGETS}?per_page=100`)).body.every((a: Alert) => a.most_recent_instance.ref === 'refs/heads/main'),
+  'alerts-short-ref-unknown': async (b) => numbers(await call(b, `${WIDGETS}?ref=main&per_page=100`)).join() === numbers(await call(b, `${WIDGETS}?ref=refs/heads/main&per_page=100`)).join()
+    && (await call(b, `${WIDGETS}?ref=main`)).body.length > 0,
   'alerts-public-repo-scope-refused': async (b) => (await call(b, WIDGETS, { token: TOKENS.classicPublic })).status === 200,
 };
 

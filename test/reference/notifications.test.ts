@@ -206,6 +206,13 @@ const PROBES: Record<string, Probe> = {
   },
   'notifications-variants-any-token': async (b) => (await call(b, '/notifications/threads/2', { token: TOKENS.fineGrained })).status === 403,
   'notifications-user-202-no-message': async (b) => typeof (await call(b, '/notifications', { method: 'PUT', body: {} })).body?.message === 'string',
+  'notifications-repo-no-last-modified': async (b) => {
+    const lm = (await call(b, '/repos/acme/widgets/notifications')).headers['last-modified'];
+    return lm !== undefined && (await call(b, '/repos/acme/widgets/notifications', { headers: { 'if-modified-since': lm } })).status === 304;
+  },
+  'notifications-repo-no-poll-interval': async (b) => Number((await call(b, '/repos/acme/widgets/notifications')).headers['x-poll-interval']) > 0,
+  'notifications-user-mark-read-200': async (b) => (await call(b, '/notifications', { method: 'PUT', body: { last_read_at: '2000-01-01T00:00:00Z' } })).status === 205,
+  'notifications-scope-ignored': async (b) => (await call(b, '/notifications', { token: TOKENS.classicPublic })).status === 403,
   'notifications-sso-included': async (b) =>
     !((await call(b, '/notifications?all=true&per_page=50', { token: TOKENS.ssoUnauthorized })).body as ThreadBody[]).some((t) => t.repository.full_name.startsWith('acme/')),
 };
