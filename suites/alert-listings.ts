@@ -6,6 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LIMITS } from '../spec/limits.js';
+import { DISMISSED_REASONS } from '../spec/vocabulary.js';
 import type { Reply } from '../src/client.js';
 import type { CheckContext, CheckSpec } from '../src/suite.js';
 import { alerts, link, patchAlert, type Alert } from './alerts-http.js';
@@ -294,9 +295,25 @@ const refShortForm: CheckSpec = {
   },
 };
 
+/** Every listed dismissed_reason is accepted: each dismisses an open alert (reopened at the end of the run). */
+const eachDismissedReason: CheckSpec = {
+  id: 'alerts.dismissed-reason-each', title: 'Each listed dismissed_reason dismisses an alert and is returned as given', requirement: 'alerts.dismissed-reason-values',
+  needs: REPO.needs, writes: true,
+  async run(t) {
+    const open = (await alerts(t, REPO.path(t, `?state=open&per_page=${DISMISSED_REASONS.length}`)))?.items ?? [];
+    if (open.length < DISMISSED_REASONS.length) return t.skip('missing-resource', `fewer than ${DISMISSED_REASONS.length} open alerts in ${t.resources.public_repo}`);
+    for (const [i, reason] of DISMISSED_REASONS.entries()) {
+      const r = await patchAlert(t, REPO.path(t, `/${open[i]!.number}`), { state: 'dismissed', dismissed_reason: reason });
+      if (!t.expectStatus(r, [200], `dismissing alert ${open[i]!.number} with dismissed_reason "${reason}"`)) continue;
+      const got = (r.json as { dismissed_reason?: unknown } | undefined)?.dismissed_reason;
+      if (got !== reason) t.fail(`dismissed with "${reason}", the alert answers dismissed_reason ${JSON.stringify(got)}`);
+    }
+  },
+};
+
 /** Appended to the code-scanning suite. */
 export const alertListingChecks: CheckSpec[] = [
   stateFilter(ORG), toolFilters(ORG, ['tool_name', 'tool_guid']), toolFilters(REPO, ['tool_guid']), toolFiltersExclusive(ORG),
   sortDirection(ORG), perPage(REPO), perPage(ORG), cursors(REPO), cursors(ORG),
-  repositoryOnlyInOrgListing, instanceDefaultBranch, refShortForm, publicRepoScope, orgNotFound, patchNotFound, orgCoversRepositories, orgSortUpdated,
+  repositoryOnlyInOrgListing, instanceDefaultBranch, refShortForm, eachDismissedReason, publicRepoScope, orgNotFound, patchNotFound, orgCoversRepositories, orgSortUpdated,
 ];

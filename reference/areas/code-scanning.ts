@@ -62,7 +62,8 @@ function update(ctx: HandlerContext, alert: Alert): HandlerResult | undefined {
     if ((reason === undefined || reason === null) && !ctx.fault('alerts-dismiss-without-reason')) {
       return invalid('dismissed_reason', 'dismissed_reason is required when state is dismissed');
     }
-    if (reason !== undefined && reason !== null && !reasons.includes(reason) && !ctx.fault('alerts-reason-outside-enum')) {
+    const refused = reason === DISMISSED_REASONS[0] && ctx.fault('alerts-false-positive-refused');
+    if (reason !== undefined && reason !== null && (refused || (!reasons.includes(reason) && !ctx.fault('alerts-reason-outside-enum')))) {
       return invalid('dismissed_reason', `dismissed_reason must be one of ${DISMISSED_REASONS.join(', ')}`);
     }
     alert.state = 'dismissed';
@@ -128,6 +129,7 @@ export const codeScanningArea: AreaModule<CodeScanningState> = {
     { id: 'alerts-instance-latest-ref', requirement: 'alerts.most-recent-instance-ref', effect: 'With no ref requested, most_recent_instance describes the latest instance (a pull-request ref) rather than the default branch.' },
     { id: 'alerts-public-repo-scope-refused', requirement: 'alerts.classic-scopes', effect: 'A classic token with only public_repo is refused on the alerts of a public repository.' },
     { id: 'alerts-short-ref-unknown', requirement: 'alerts.ref-filter', effect: 'A ref given as a bare branch name (<branch>) matches nothing: only refs/heads/<branch> works.' },
+    { id: 'alerts-false-positive-refused', requirement: 'alerts.dismissed-reason-values', effect: 'Dismissing with dismissed_reason "false positive" is refused with 422.' },
     { id: 'alerts-timestamps-millis', requirement: 'resource.timestamps', effect: 'Alert timestamps carry milliseconds.' },
   ],
   createState: (init) => ({ alerts: createCorpus(init) }),
