@@ -311,9 +311,23 @@ const eachDismissedReason: CheckSpec = {
   },
 };
 
+/** "the caller must be an organization owner or security manager": the second half, with a second account. */
+const orgSecurityManager: CheckSpec = {
+  id: 'alerts.org-security-manager', title: "A security manager who does not own the organization lists its alerts",
+  requirement: 'alerts.org-owner-or-security-manager', needs: { tokens: ['security_manager'], resources: ['org'] },
+  async run(t) {
+    const scopes = t.profile.tokens?.security_manager?.scopes;
+    if (scopes && !scopes.some((s) => s === 'repo' || s === 'security_events')) {
+      return t.skip('missing-token', `tokens.security_manager.scopes is ${JSON.stringify(scopes)}, without repo or security_events`);
+    }
+    const r = await t.request({ path: ORG.path(t, '?per_page=1'), as: 'security_manager' });
+    t.expectStatus(r, [200], `GET ${ORG.path(t)} as the security manager`);
+  },
+};
+
 /** Appended to the code-scanning suite. */
 export const alertListingChecks: CheckSpec[] = [
   stateFilter(ORG), toolFilters(ORG, ['tool_name', 'tool_guid']), toolFilters(REPO, ['tool_guid']), toolFiltersExclusive(ORG),
   sortDirection(ORG), perPage(REPO), perPage(ORG), cursors(REPO), cursors(ORG),
-  repositoryOnlyInOrgListing, instanceDefaultBranch, refShortForm, eachDismissedReason, publicRepoScope, orgNotFound, patchNotFound, orgCoversRepositories, orgSortUpdated,
+  repositoryOnlyInOrgListing, instanceDefaultBranch, refShortForm, eachDismissedReason, orgSecurityManager, publicRepoScope, orgNotFound, patchNotFound, orgCoversRepositories, orgSortUpdated,
 ];

@@ -130,6 +130,7 @@ export const codeScanningArea: AreaModule<CodeScanningState> = {
     { id: 'alerts-public-repo-scope-refused', requirement: 'alerts.classic-scopes', effect: 'A classic token with only public_repo is refused on the alerts of a public repository.' },
     { id: 'alerts-short-ref-unknown', requirement: 'alerts.ref-filter', effect: 'A ref given as a bare branch name (<branch>) matches nothing: only refs/heads/<branch> works.' },
     { id: 'alerts-false-positive-refused', requirement: 'alerts.dismissed-reason-values', effect: 'Dismissing with dismissed_reason "false positive" is refused with 422.' },
+    { id: 'alerts-org-security-manager-refused', requirement: 'alerts.org-owner-or-security-manager', effect: 'A security manager who does not own the organization is refused its alert listing.' },
     { id: 'alerts-timestamps-millis', requirement: 'resource.timestamps', effect: 'Alert timestamps carry milliseconds.' },
   ],
   createState: (init) => ({ alerts: createCorpus(init) }),
@@ -150,7 +151,7 @@ export const codeScanningArea: AreaModule<CodeScanningState> = {
       const org = world.orgs.get(ctx.params.org ?? '');
       if (!org) return ctx.fault('alerts-unknown-org-200') ? json(200, []) : notFound();
       const { token, login } = ctx.caller;
-      const managers = [...org.owners, ...org.securityManagers, ...(ctx.fault('alerts-org-any-member') ? org.members : [])];
+      const managers = [...org.owners, ...(ctx.fault('alerts-org-security-manager-refused') ? [] : org.securityManagers), ...(ctx.fault('alerts-org-any-member') ? org.members : [])];
       const allowed = token?.kind === 'app-installation' ? token.login === org.login : login !== null && managers.includes(login);
       // Not shown: a caller who is neither owner nor security manager learns nothing, as for an unknown organization.
       if (!allowed) return notFound();

@@ -369,6 +369,7 @@ const PROBES: Record<string, Probe> = {
   'alerts-short-ref-unknown': async (b) => numbers(await call(b, `${WIDGETS}?ref=main&per_page=100`)).join() === numbers(await call(b, `${WIDGETS}?ref=refs/heads/main&per_page=100`)).join()
     && (await call(b, `${WIDGETS}?ref=main`)).body.length > 0,
   'alerts-false-positive-refused': async (b) => (await dismiss(b, await firstOpen(b), { state: 'dismissed', dismissed_reason: 'false positive' })).status === 200,
+  'alerts-org-security-manager-refused': async (b) => (await call(b, ORG, { token: TOKENS.securityManager })).status === 200,
   'alerts-public-repo-scope-refused': async (b) => (await call(b, WIDGETS, { token: TOKENS.classicPublic })).status === 200,
 };
 
