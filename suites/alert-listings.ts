@@ -164,6 +164,22 @@ const cursors = (l: Listing): CheckSpec => ({
   },
 });
 
+/** "page integer (default 1)": page numbers step through the same order as one wide page. */
+const pageNumbers = (l: Listing): CheckSpec => ({
+  id: `${l.prefix}page-numbers`, title: `page=1 and page=2 list the first and second pages; no page is page 1 (${l.what})`, requirement: 'alerts.page', needs: l.needs,
+  async run(t) {
+    const size = 5;
+    const wide = await alerts(t, l.path(t, '?per_page=100'));
+    if (!wide) return;
+    if (wide.items.length <= size) return t.skip('inconclusive', `${l.what} has ${wide.items.length} alerts: no second page of ${size}`);
+    for (const [query, from] of [[`?per_page=${size}`, 0], [`?per_page=${size}&page=1`, 0], [`?per_page=${size}&page=2`, size]] as const) {
+      const got = await alerts(t, l.path(t, query));
+      const expected = wide.items.slice(from, from + size);
+      if (got && keys(l, got.items) !== keys(l, expected)) t.fail(`${l.what}, ${query}: lists ${keys(l, got.items) || 'nothing'}, not ${keys(l, expected)}`);
+    }
+  },
+});
+
 const orgSortUpdated: CheckSpec = {
   id: 'alerts.org-sort-updated', title: 'sort=updated puts the alert updated last first (the organization listing)', requirement: 'alerts.sort',
   needs: { tokens: ['classic'], resources: ['org', 'public_repo'] }, writes: true,
@@ -328,6 +344,6 @@ const orgSecurityManager: CheckSpec = {
 /** Appended to the code-scanning suite. */
 export const alertListingChecks: CheckSpec[] = [
   stateFilter(ORG), toolFilters(ORG, ['tool_name', 'tool_guid']), toolFilters(REPO, ['tool_guid']), toolFiltersExclusive(ORG),
-  sortDirection(ORG), perPage(REPO), perPage(ORG), cursors(REPO), cursors(ORG),
+  sortDirection(ORG), perPage(REPO), perPage(ORG), cursors(REPO), cursors(ORG), pageNumbers(REPO), pageNumbers(ORG),
   repositoryOnlyInOrgListing, instanceDefaultBranch, refShortForm, eachDismissedReason, orgSecurityManager, publicRepoScope, orgNotFound, patchNotFound, orgCoversRepositories, orgSortUpdated,
 ];

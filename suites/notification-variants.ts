@@ -224,6 +224,28 @@ export const notificationWriteChecks: CheckSpec[] = [
     },
   },
   {
+    id: 'notifications.repo-mark-read-all', title: 'PUT /repos/{owner}/{repo}/notifications without last_read_at reads every thread of that repository',
+    requirement: 'notifications.repo-mark-read', needs: WITH_REPO, writes: true,
+    async run(t) {
+      // A repository that still has unread threads: the profile's, or the one of the newest unread thread.
+      const unread = await settledUnread(t);
+      const repo = unread.some((x) => x.repository?.full_name === t.resources.public_repo) ? t.resources.public_repo! : unread[0]?.repository?.full_name;
+      if (!repo) return t.skip('missing-resource', 'no unread thread left to mark');
+      const path = `/repos/${repo}/notifications`;
+      const r = await t.request({ method: 'PUT', path, body: {} });
+      t.journal.irreversible(`every thread of ${repo} marked read`, 'the API offers no way to mark threads unread');
+      if (!t.expectStatus(r, [202, 205], `PUT ${path} without last_read_at`)) return;
+      // A 202 finishes in the background: look again, within a bound.
+      let left: Thread[] = [];
+      for (let attempt = 0; attempt < 5; attempt++) {
+        left = (await threads(t, `${path}?per_page=${LIMITS.notifications.repoMaxPerPage}`)) ?? [];
+        if (!left.length) break;
+        await sleep(1000);
+      }
+      if (left.length) t.fail(`${left.length} threads of ${repo} are still unread, e.g. ${left[0]!.id} updated ${left[0]!.updated_at}`);
+    },
+  },
+  {
     id: 'notifications.subscription-ignored-default', title: 'PUT on a subscription without ignored un-ignores the thread (ignored defaults to false)',
     requirement: 'notifications.subscription-ignored-default', needs: CLASSIC, writes: true,
     async run(t) {

@@ -131,6 +131,8 @@ export const codeScanningArea: AreaModule<CodeScanningState> = {
     { id: 'alerts-short-ref-unknown', requirement: 'alerts.ref-filter', effect: 'A ref given as a bare branch name (<branch>) matches nothing: only refs/heads/<branch> works.' },
     { id: 'alerts-false-positive-refused', requirement: 'alerts.dismissed-reason-values', effect: 'Dismissing with dismissed_reason "false positive" is refused with 422.' },
     { id: 'alerts-org-security-manager-refused', requirement: 'alerts.org-owner-or-security-manager', effect: 'A security manager who does not own the organization is refused its alert listing.' },
+    { id: 'alerts-page-ignored', requirement: 'alerts.page', effect: 'Both listings ignore `page`: the first page comes back.' },
+    { id: 'alerts-org-page-ignored', requirement: 'alerts.page', effect: 'The organization listing ignores `page`.' },
     { id: 'alerts-timestamps-millis', requirement: 'resource.timestamps', effect: 'Alert timestamps carry milliseconds.' },
   ],
   createState: (init) => ({ alerts: createCorpus(init) }),

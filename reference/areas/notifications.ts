@@ -160,7 +160,8 @@ function list(ctx: HandlerContext, repo?: Repo): HandlerResult {
 
 function markRead(ctx: HandlerContext, repo?: Repo): HandlerResult {
   const raw = ctx.body.last_read_at;
-  let lastReadAt = ctx.now();
+  // "default: now; omitted means all"; the fault reads an omitted last_read_at as the epoch, so nothing is marked.
+  let lastReadAt = raw === undefined && ctx.fault('notifications-omitted-last-read-at-marks-nothing') ? 0 : ctx.now();
   if (raw !== undefined) {
     lastReadAt = typeof raw === 'string' ? parseTimestamp(raw) : Number.NaN;
     if (Number.isNaN(lastReadAt)) return invalid('last_read_at', 'last_read_at must be an ISO 8601 timestamp');
@@ -236,6 +237,7 @@ export const notificationsArea: AreaModule<NotificationsState> = {
     { id: 'notifications-repo-no-poll-interval', requirement: 'poll.interval-header', effect: 'The repository variant carries no X-Poll-Interval.' },
     { id: 'notifications-user-mark-read-200', requirement: 'notifications.mark-read', effect: 'PUT /notifications (user-wide) answers 200 instead of 205.' },
     { id: 'notifications-scope-ignored', requirement: 'notifications.scopes', effect: 'Classic tokens holding neither `notifications` nor `repo` are admitted to the notification endpoints.' },
+    { id: 'notifications-omitted-last-read-at-marks-nothing', requirement: 'notifications.repo-mark-read', effect: 'Marking read without last_read_at answers 205 or 202 but marks nothing.' },
     { id: 'notifications-sso-included', requirement: 'auth.sso-partial-results', effect: 'Threads of organizations the token is not authorized for are listed.' },
   ],
   createState,

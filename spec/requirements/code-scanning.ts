@@ -24,6 +24,7 @@ export const CODE_SCANNING: Requirement[] = [
   req('alerts.sort', 'MUST', 2, 'Endpoints', 'sort (created, updated; default created)'),
   req('alerts.direction', 'MUST', 2, 'Endpoints', 'direction (asc, desc; default desc)'),
   req('alerts.per-page', 'MUST', 2, 'Endpoints', 'per_page integer (max 100, default 30)'),
+  req('alerts.page', 'MUST', 2, 'Endpoints', 'page integer (default 1)'),
   req('alerts.cursors', 'MUST', 2, 'Endpoints', 'before string and after string (cursors from the Link header)'),
   req('alerts.single-rule-fields', 'MUST', 2, 'Code scanning alert',
     'rule | {id, severity, tags [string], description, name; single-alert form adds security_severity_level, full_description, help, help_uri}'),

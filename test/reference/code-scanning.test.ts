@@ -370,6 +370,11 @@ const PROBES: Record<string, Probe> = {
     && (await call(b, `${WIDGETS}?ref=main`)).body.length > 0,
   'alerts-false-positive-refused': async (b) => (await dismiss(b, await firstOpen(b), { state: 'dismissed', dismissed_reason: 'false positive' })).status === 200,
   'alerts-org-security-manager-refused': async (b) => (await call(b, ORG, { token: TOKENS.securityManager })).status === 200,
+  'alerts-page-ignored': async (b) => numbers(await call(b, `${WIDGETS}?per_page=5&page=2`)).join() === numbers(await call(b, `${WIDGETS}?per_page=10`)).slice(5).join(),
+  'alerts-org-page-ignored': async (b) => {
+    const key = (r: Reply) => (r.body as Alert[]).map((a) => `${a.repository.full_name}#${a.number}`);
+    return key(await call(b, `${ORG}?per_page=5&page=2`)).join() === key(await call(b, `${ORG}?per_page=10`)).slice(5).join();
+  },
   'alerts-public-repo-scope-refused': async (b) => (await call(b, WIDGETS, { token: TOKENS.classicPublic })).status === 200,
 };
 

@@ -213,6 +213,11 @@ const PROBES: Record<string, Probe> = {
   'notifications-repo-no-poll-interval': async (b) => Number((await call(b, '/repos/acme/widgets/notifications')).headers['x-poll-interval']) > 0,
   'notifications-user-mark-read-200': async (b) => (await call(b, '/notifications', { method: 'PUT', body: { last_read_at: '2000-01-01T00:00:00Z' } })).status === 205,
   'notifications-scope-ignored': async (b) => (await call(b, '/notifications', { token: TOKENS.classicPublic })).status === 403,
+  'notifications-omitted-last-read-at-marks-nothing': async (b) => {
+    await call(b, '/repos/mona/dotfiles/notifications', { method: 'PUT', body: {} });
+    await wait(100);
+    return (await call(b, '/repos/mona/dotfiles/notifications')).body.length === 0;
+  },
   'notifications-sso-included': async (b) =>
     !((await call(b, '/notifications?all=true&per_page=50', { token: TOKENS.ssoUnauthorized })).body as ThreadBody[]).some((t) => t.repository.full_name.startsWith('acme/')),
 };

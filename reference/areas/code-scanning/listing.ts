@@ -87,7 +87,7 @@ export function listAlerts(ctx: HandlerContext, entries: readonly Entry[], opts:
 
   // An explicit page number without a cursor keeps page links; otherwise the Link header carries cursors.
   if (query.has('page') && !cursor) {
-    const page = Math.max(intParam(query.get('page'), 1), 1);
+    const page = fault('alerts-page-ignored') ? 1 : Math.max(intParam(query.get('page'), 1), 1);
     const last = Math.max(Math.ceil(sorted.length / perPage), 1);
     const link = fault('alerts-no-link-header') ? '' : linkHeader(ctx.url, perPage, page, last);
     return json(200, sorted.slice((page - 1) * perPage, page * perPage).map(render), link ? { Link: link } : {});
