@@ -39,6 +39,18 @@ export const importCourseChecks: CheckSpec[] = [
     if (control.status !== 200) return t.skip('inconclusive', `the control (PATCH of listed author ${author.id}) answered ${control.status}`);
     t.expectStatus(await t.request({ method: 'PATCH', path: `${importPath(t)}/authors/2147483647`, body }), [404], 'PATCH of an author id the import does not have');
   }),
+  check('imports.vcs-url-type', 'PUT with a vcs_url that is not a string is refused with 422; the same PUT with a URL string answers 201', 'imports.vcs-url-required', async (t) => {
+    const control = await start(t, { vcs: 'subversion', vcs_url: url(t, 'ok') });
+    if (control.status !== 201) return t.skip('inconclusive', `the control (PUT with a URL string) answered ${control.status}`);
+    t.expectStatus(await start(t, { vcs: 'subversion', vcs_url: 42 }), [422], 'PUT with vcs_url 42');
+  }),
+  check('imports.author-name-type', 'PATCH of an author with a name that is not a string is refused with 422; a string name answers 200', 'imports.author-validation', async (t) => {
+    const author = await importedAuthor(t);
+    const path = `${importPath(t)}/authors/${author.id}`;
+    const control = await t.request({ method: 'PATCH', path, body: { name: 'Conformance Author' } });
+    if (control.status !== 200) return t.skip('inconclusive', `the control (a string name) answered ${control.status}`);
+    t.expectStatus(await t.request({ method: 'PATCH', path, body: { name: 42 } }), [422], 'PATCH with name 42');
+  }),
   check('imports.authors-not-found-404', 'With no import, GET /import/authors answers 404 (200 while the import exists)', 'imports.not-found-404', async (t) => {
     await start(t, { vcs: 'subversion', vcs_url: url(t, 'ok') });
     const path = `${importPath(t)}/authors`;

@@ -38,7 +38,29 @@ async function defaultPage(t: CheckContext, path: string, max: number, byDefault
   if (wide.length < byDefault) t.info(`fewer than ${byDefault} threads: the default was seen only as an upper bound`);
 }
 
+/** "page integer (default 1)": page 2 continues where page 1 ends, in the order of one wide page. */
+async function pageNumbers(t: CheckContext, path: string, max: number): Promise<void> {
+  const size = 5;
+  const wide = await threads(t, `${path}?all=true&per_page=${max}`);
+  if (!wide) return;
+  if (wide.length <= size) return t.skip('inconclusive', `GET ${path} lists ${wide.length} threads: no second page of ${size}`);
+  for (const [query, from] of [[`&per_page=${size}`, 0], [`&per_page=${size}&page=2`, size]] as const) {
+    const got = await threads(t, `${path}?all=true${query}`);
+    const expected = wide.slice(from, from + size);
+    if (got && ids(got) !== ids(expected)) t.fail(`GET ${path}?all=true${query} lists threads ${ids(got) || 'none'}, not ${ids(expected)}`);
+  }
+}
+
 export const notificationReadChecks: CheckSpec[] = [
+  {
+    id: 'notifications.page-numbers', title: 'page=2 continues where the first page ends; no page is page 1 (/notifications)', requirement: 'notifications.list-filters', needs: CLASSIC,
+    run: (t) => pageNumbers(t, '/notifications', LIMITS.notifications.maxPerPage),
+  },
+  {
+    id: 'notifications.repo-page-numbers', title: 'page=2 continues where the first page ends; no page is page 1 (the repository variant)',
+    requirement: 'notifications.repo-list-params', needs: WITH_REPO,
+    run: (t) => pageNumbers(t, repoPath(t), LIMITS.notifications.repoMaxPerPage),
+  },
   {
     id: 'notifications.repo-last-modified-304', title: 'The repository variant carries Last-Modified; sending it back unchanged in If-Modified-Since answers 304',
     requirement: 'cond.last-modified-304', needs: WITH_REPO,

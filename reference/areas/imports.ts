@@ -58,7 +58,8 @@ function start(ctx: HandlerContext): HandlerResult {
   if (repo.workflowAutomation && !ctx.fault('imports-workflow-automation-accepted')) return invalid('Import', 'repository', 'workflow_automation_enabled');
   const body = ctx.body;
   if (body.vcs_url === undefined && !ctx.fault('imports-missing-vcs-url-accepted')) return invalid('Import', 'vcs_url', 'missing_field');
-  if (body.vcs_url !== undefined && (typeof body.vcs_url !== 'string' || !URL.canParse(body.vcs_url))) return invalid('Import', 'vcs_url', 'invalid');
+  const typeChecked = typeof body.vcs_url === 'string' || !ctx.fault('imports-vcs-url-type-unchecked');
+  if (body.vcs_url !== undefined && typeChecked && (typeof body.vcs_url !== 'string' || !URL.canParse(body.vcs_url))) return invalid('Import', 'vcs_url', 'invalid');
   for (const field of PATCH_FIELDS) if (body[field] !== undefined && typeof body[field] !== 'string') return invalid('Import', field, 'invalid');
   if (typeof body.vcs === 'string' && !VCS_VALUES.includes(body.vcs)) return invalid('Import', 'vcs', 'invalid');
   // A new import needs the previous one deleted first ("DELETE import, then PUT import").
@@ -121,7 +122,8 @@ function updateAuthor(ctx: HandlerContext, rec: ImportRecord): HandlerResult {
   const { email, name } = ctx.body;
   if (!ctx.fault('imports-author-invalid-accepted')) {
     if (email !== undefined && (typeof email !== 'string' || !EMAIL.test(email))) return invalid('ImportAuthor', 'email', 'invalid');
-    if (name !== undefined && (typeof name !== 'string' || name.trim() === '')) return invalid('ImportAuthor', 'name', 'invalid');
+    const nameChecked = !ctx.fault('imports-author-name-unchecked');
+    if (nameChecked && name !== undefined && (typeof name !== 'string' || name.trim() === '')) return invalid('ImportAuthor', 'name', 'invalid');
   }
   // "Authors can be remapped at any time before new commits are pushed": no new commits arrive here.
   const kept = ctx.fault('imports-author-remap-not-kept') ? { ...author } : author;
@@ -167,6 +169,8 @@ export const importsArea: AreaModule<ImportsState> = {
     { id: 'imports-detected-vcs-null', requirement: 'imports.put-without-vcs-detecting', effect: 'Detection never fills in `vcs`: it stays null.' },
     { id: 'imports-found-nothing-not-deleted', requirement: 'imports.found-nothing-new-import', effect: 'DELETE of a detection_found_nothing import answers 204 but keeps it, so a new PUT is refused.' },
     { id: 'imports-has-large-files-false', requirement: 'imports.large-files', effect: '`has_large_files` stays false and `large_files_count` 0 while large files are listed.' },
+    { id: 'imports-vcs-url-type-unchecked', requirement: 'imports.vcs-url-required', effect: 'PUT with a vcs_url that is not a string (a number) is accepted.' },
+    { id: 'imports-author-name-unchecked', requirement: 'imports.author-validation', effect: 'Author updates with a name that is not a string are accepted.' },
     { id: 'imports-lfs-invalid-accepted', requirement: 'imports.lfs-validation', effect: 'Any `use_lfs` value is accepted and stored, a missing or non-string one included.' },
   ],
   createState: () => ({ imports: new Map(), nextAuthorId: 2268557 }),

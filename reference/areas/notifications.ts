@@ -147,6 +147,7 @@ function list(ctx: HandlerContext, repo?: Repo): HandlerResult {
     && (before === undefined || t.updatedAt < before));
   const direction = ctx.fault('notifications-oldest-first') ? -1 : 1;
   chosen.sort((a, b) => direction * (b.updatedAt - a.updatedAt) || b.id - a.id);
+  if (ctx.fault('notifications-page-ignored') || repoFault('notifications-repo-page-ignored')) ctx.query.delete('page');
   const cap = ctx.endpoint.perPage!;
   const uncapped = ctx.fault(repo ? 'notifications-repo-per-page-uncapped' : 'notifications-per-page-uncapped');
   const wrongDefault = ctx.fault(repo ? 'notifications-repo-per-page-default-50' : 'notifications-per-page-default-30');
@@ -238,6 +239,8 @@ export const notificationsArea: AreaModule<NotificationsState> = {
     { id: 'notifications-user-mark-read-200', requirement: 'notifications.mark-read', effect: 'PUT /notifications (user-wide) answers 200 instead of 205.' },
     { id: 'notifications-scope-ignored', requirement: 'notifications.scopes', effect: 'Classic tokens holding neither `notifications` nor `repo` are admitted to the notification endpoints.' },
     { id: 'notifications-omitted-last-read-at-marks-nothing', requirement: 'notifications.repo-mark-read', effect: 'Marking read without last_read_at answers 205 or 202 but marks nothing.' },
+    { id: 'notifications-page-ignored', requirement: 'notifications.list-filters', effect: 'Both listings ignore `page`: the first page comes back.' },
+    { id: 'notifications-repo-page-ignored', requirement: 'notifications.repo-list-params', effect: 'The repository variant ignores `page`.' },
     { id: 'notifications-sso-included', requirement: 'auth.sso-partial-results', effect: 'Threads of organizations the token is not authorized for are listed.' },
   ],
   createState,

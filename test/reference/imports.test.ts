@@ -360,6 +360,12 @@ const PROBES: Record<string, Probe> = {
     const record = last(await runTo(b, 'complete', { vcs_url: url('large') }));
     return record.has_large_files === true && record.large_files_count === (await call(b, `${IMPORT}/large_files`)).body.length;
   },
+  'imports-vcs-url-type-unchecked': async (b) => (await begin(b, { vcs: 'git', vcs_url: 42 })).status === 422,
+  'imports-author-name-unchecked': async (b) => {
+    await runTo(b, 'complete');
+    const [first] = (await call(b, `${IMPORT}/authors`)).body;
+    return (await send(b, 'PATCH', `${IMPORT}/authors/${first.id}`, { name: 42 })).status === 422;
+  },
   'imports-lfs-invalid-accepted': async (b) => {
     await begin(b, { vcs_url: SOURCE });
     return (await send(b, 'PATCH', `${IMPORT}/lfs`, { use_lfs: 'maybe' })).status === 422;

@@ -218,6 +218,14 @@ const PROBES: Record<string, Probe> = {
     await wait(100);
     return (await call(b, '/repos/mona/dotfiles/notifications')).body.length === 0;
   },
+  'notifications-page-ignored': async (b) => {
+    const ids = async (path: string) => ((await call(b, path)).body as ThreadBody[]).map((t) => t.id);
+    return (await ids('/notifications?per_page=5&page=2')).join() === (await ids('/notifications?per_page=10')).slice(5).join();
+  },
+  'notifications-repo-page-ignored': async (b) => {
+    const ids = async (path: string) => ((await call(b, path)).body as ThreadBody[]).map((t) => t.id);
+    return (await ids('/repos/acme/widgets/notifications?per_page=5&page=2')).join() === (await ids('/repos/acme/widgets/notifications?per_page=10')).slice(5).join();
+  },
   'notifications-sso-included': async (b) =>
     !((await call(b, '/notifications?all=true&per_page=50', { token: TOKENS.ssoUnauthorized })).body as ThreadBody[]).some((t) => t.repository.full_name.startsWith('acme/')),
 };
