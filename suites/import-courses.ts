@@ -51,6 +51,13 @@ export const importCourseChecks: CheckSpec[] = [
     if (control.status !== 200) return t.skip('inconclusive', `the control (a string name) answered ${control.status}`);
     t.expectStatus(await t.request({ method: 'PATCH', path, body: { name: 42 } }), [422], 'PATCH with name 42');
   }),
+  check('imports.start-unknown-repo-404', 'PUT /import into a repository that does not exist answers 404; into import_repo 201', 'imports.not-found-404', async (t) => {
+    const control = await start(t, { vcs: 'subversion', vcs_url: url(t, 'ok') });
+    if (control.status !== 201) return t.skip('inconclusive', `the control (PUT into ${t.resources.import_repo}) answered ${control.status}`);
+    const owner = t.resources.import_repo!.split('/')[0];
+    const path = `/repos/${owner}/conformance-no-such-repo-7f3a/import`;
+    t.expectStatus(await t.request({ method: 'PUT', path, body: { vcs: 'subversion', vcs_url: url(t, 'ok') } }), [404], `PUT ${path}`);
+  }),
   check('imports.authors-not-found-404', 'With no import, GET /import/authors answers 404 (200 while the import exists)', 'imports.not-found-404', async (t) => {
     await start(t, { vcs: 'subversion', vcs_url: url(t, 'ok') });
     const path = `${importPath(t)}/authors`;
@@ -105,5 +112,18 @@ export const importCourseChecks: CheckSpec[] = [
     const now = t.body<ImportRecord>(await t.request({ path: importPath(t) }));
     if (now?.has_large_files !== true) t.fail(`${files.length} large files are listed, yet has_large_files is ${JSON.stringify(now?.has_large_files)}`);
     if (now?.large_files_count !== files.length) t.fail(`${files.length} large files are listed, yet large_files_count is ${JSON.stringify(now?.large_files_count)}`);
+  }),
+  check('imports.large-files-size', 'large_files_size is the total size of the listed large files in gigabytes', 'imports.large-files-size', async (t) => {
+    await start(t, { vcs: 'subversion', vcs_url: url(t, 'large') });
+    await follow(t);
+    const r = await t.request({ path: `${importPath(t)}/large_files` });
+    const files = r.status === 200 && Array.isArray(r.json) ? (r.json as { size?: unknown }[]) : [];
+    const bytes = files.reduce((sum, f) => sum + (typeof f.size === 'number' ? f.size : 0), 0);
+    if (!bytes) return t.skip('inconclusive', 'the large URL listed no large file with a size');
+    const size = t.body<ImportRecord>(await t.request({ path: importPath(t) }))?.large_files_size;
+    if (size === undefined) return t.info('the record has no large_files_size');
+    // Gigabytes are not said to be 10^9 or 2^30 bytes, nor how they are rounded: within one of either reading passes.
+    const near = [1e9, 2 ** 30].some((gb) => typeof size === 'number' && Math.abs(size - bytes / gb) <= 1);
+    if (!near) t.fail(`the listed large files total ${bytes} bytes, yet large_files_size is ${JSON.stringify(size)}`);
   }),
 ];

@@ -12,6 +12,7 @@ export interface ImportRecord {
   project_choices?: Record<string, unknown>[];
   has_large_files?: boolean;
   large_files_count?: number;
+  large_files_size?: number;
   vcs?: string | null;
 }
 

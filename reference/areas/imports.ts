@@ -52,7 +52,7 @@ function restart(ctx: HandlerContext, rec: ImportRecord, from: 'detecting' | 'im
 
 function start(ctx: HandlerContext): HandlerResult {
   const repo = repository(ctx);
-  if (isResult(repo)) return repo;
+  if (isResult(repo)) return ctx.fault('imports-start-unknown-repo-422') ? invalid('Import', 'repository', 'invalid') : repo;
   const { imports } = ctx.state;
   // "PUT /import on a repository with workflow automation enabled answers 422."
   if (repo.workflowAutomation && !ctx.fault('imports-workflow-automation-accepted')) return invalid('Import', 'repository', 'workflow_automation_enabled');
@@ -171,6 +171,8 @@ export const importsArea: AreaModule<ImportsState> = {
     { id: 'imports-has-large-files-false', requirement: 'imports.large-files', effect: '`has_large_files` stays false and `large_files_count` 0 while large files are listed.' },
     { id: 'imports-vcs-url-type-unchecked', requirement: 'imports.vcs-url-required', effect: 'PUT with a vcs_url that is not a string (a number) is accepted.' },
     { id: 'imports-author-name-unchecked', requirement: 'imports.author-validation', effect: 'Author updates with a name that is not a string are accepted.' },
+    { id: 'imports-large-files-size-bytes', requirement: 'imports.large-files-size', effect: '`large_files_size` is given in bytes, not gigabytes.' },
+    { id: 'imports-start-unknown-repo-422', requirement: 'imports.not-found-404', effect: 'PUT /import into a repository that does not exist answers 422 instead of 404.' },
     { id: 'imports-lfs-invalid-accepted', requirement: 'imports.lfs-validation', effect: 'Any `use_lfs` value is accepted and stored, a missing or non-string one included.' },
   ],
   createState: () => ({ imports: new Map(), nextAuthorId: 2268557 }),

@@ -39,6 +39,7 @@ export const IMPORTS: Requirement[] = [
   req('imports.delete', 'MUST', 2, 'States and transitions', 'any | DELETE import | | import stopped | 204'),
   req('imports.large-files', 'MUST', 2, 'Import record',
     'has_large_files | boolean, files over 100MB found during importing … large_files_count | integer count of files over 100MB'),
+  req('imports.large-files-size', 'MUST', 2, 'Import record', 'large_files_size | total size in gigabytes of files over 100MB'),
   req('imports.authors-since', 'MUST', 2, 'Endpoints', 'query since integer (only authors with id greater than it)'),
   req('imports.author-validation', 'MUST', 2, 'Endpoints',
     'PATCH | /import/authors/{author_id} | path author_id integer required; body email string, name string | author | 200, 404, 422, 503'),

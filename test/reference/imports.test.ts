@@ -366,6 +366,12 @@ const PROBES: Record<string, Probe> = {
     const [first] = (await call(b, `${IMPORT}/authors`)).body;
     return (await send(b, 'PATCH', `${IMPORT}/authors/${first.id}`, { name: 42 })).status === 422;
   },
+  'imports-large-files-size-bytes': async (b) => {
+    const record = last(await runTo(b, 'complete', { vcs_url: url('large') }));
+    const bytes = (await call(b, `${IMPORT}/large_files`)).body.reduce((sum: number, f: Record_) => sum + f.size, 0);
+    return record.large_files_size === Math.round(bytes / 2 ** 30);
+  },
+  'imports-start-unknown-repo-422': async (b) => (await send(b, 'PUT', '/repos/acme/no-such-repo/import', { vcs_url: SOURCE })).status === 404,
   'imports-lfs-invalid-accepted': async (b) => {
     await begin(b, { vcs_url: SOURCE });
     return (await send(b, 'PATCH', `${IMPORT}/lfs`, { use_lfs: 'maybe' })).status === 422;

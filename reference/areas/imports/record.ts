@@ -66,7 +66,7 @@ export function renderImport(ctx: HandlerContext, rec: ImportRecord): Record<str
     status_text: STATUS_TEXT[status],
     use_lfs: rec.useLfs,
     has_large_files: ctx.fault('schema-import-has-large-files-string') ? String(counted.length > 0) : counted.length > 0,
-    large_files_size: Math.round(counted.reduce((sum, f) => sum + f.size, 0) / GB),
+    large_files_size: Math.round(counted.reduce((sum, f) => sum + f.size, 0) / (ctx.fault('imports-large-files-size-bytes') ? 1 : GB)),
     large_files_count: counted.length,
     authors_count: visibleAuthors(rec).length,
     ...(status === 'importing' ? { commit_count: Math.round((TOTAL_COMMITS * (frame.percent ?? 0)) / 100) } : {}),
