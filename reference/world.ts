@@ -95,6 +95,7 @@ export const TOKENS: Token[] = [
   { role: 'classic', value: 'ref-classic-full', kind: 'classic', login: 'mona', scopes: ['repo', 'notifications', 'security_events', 'read:org'], ssoAuthorized: ['acme'] },
   { role: 'classic_public', value: 'ref-classic-public', kind: 'classic', login: 'ada', scopes: ['public_repo'] },
   { role: 'sso_unauthorized', value: 'ref-classic-sso-unauthorized', kind: 'classic', login: 'mona', scopes: ['repo', 'notifications', 'security_events', 'read:org'], ssoAuthorized: [] },
+  { role: 'security_manager', value: 'ref-classic-security-manager', kind: 'classic', login: 'grace', scopes: ['security_events'], ssoAuthorized: ['acme'] },
   { role: 'org_member', value: 'ref-classic-member', kind: 'classic', login: 'hubot', scopes: ['repo', 'notifications', 'security_events'], ssoAuthorized: ['acme'] },
   // Read levels only: admitted to the reads, refused (a lower level) on every write the permission checks probe.
   { role: 'fine_grained', value: 'ref-fine-grained', kind: 'fine-grained', login: 'mona', permissions: { contents: 'read', security_events: 'read', metadata: 'read' } },

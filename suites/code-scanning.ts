@@ -2,29 +2,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LIMITS } from '../spec/limits.js';
 import type { Reply } from '../src/client.js';
-import type { TokenName } from '../src/profile.js';
 import { expectRefusal } from '../src/refusal.js';
 import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
-
-interface Alert { number: number; state: string; created_at: string; tool: { name: string }; repository?: unknown; most_recent_instance?: { ref?: string } }
+import { alertListingChecks } from './alert-listings.js';
+import { alerts, link, patchAlert, type Alert, type AlertState } from './alerts-http.js';
 
 const alertsPath = (t: CheckContext, query = '') => `/repos/${t.resources.public_repo}/code-scanning/alerts${query}`;
-
-async function alerts(t: CheckContext, path: string): Promise<{ reply: Reply; items: Alert[] } | undefined> {
-  const reply = await t.request({ path });
-  if (!t.expectStatus(reply, [200], `GET ${path}`)) return undefined;
-  const items = t.body<Alert[]>(reply);
-  if (!Array.isArray(items)) return (t.fail(`GET ${path} did not answer an array`), undefined);
-  return { reply, items };
-}
-
-/** The URL of a Link relation, e.g. rel="next". */
-function link(reply: Reply, rel: string): string | undefined {
-  const m = new RegExp(`<([^>]+)>;\\s*rel="${rel}"`).exec(reply.headers.link ?? '');
-  return m?.[1];
-}
-
-interface AlertState { state: string; dismissed_by: unknown; dismissed_at: unknown; dismissed_reason: unknown }
 
 /** An open alert of a repository to exercise transitions on, journaled so it is reopened at the end. */
 async function openAlert(t: CheckContext, repo: string): Promise<number> {
@@ -32,18 +15,6 @@ async function openAlert(t: CheckContext, repo: string): Promise<number> {
   const number = got?.items[0]?.number;
   if (!number) return t.skip('missing-resource', `${repo} has no open alert to transition`);
   return number;
-}
-
-/** A PATCH of an alert (as the classic token unless `as` says); an admitted dismissal is journaled, so the alert is reopened at the end of the run. */
-export async function patchAlert(t: CheckContext, path: string, body: object, as?: TokenName): Promise<Reply> {
-  const r = await t.request({ method: 'PATCH', path, body, ...(as ? { as } : {}) });
-  if (r.status === 200 && (r.json as AlertState | undefined)?.state === 'dismissed') {
-    t.journal.record(`alert ${path} dismissed`, async () => {
-      const back = await t.client.send({ method: 'PATCH', path, body: { state: 'open' } });
-      if (back.status !== 200) throw new Error(`reopening answered ${back.status}`);
-    });
-  }
-  return r;
 }
 
 const patch = (t: CheckContext, repo: string, number: number, body: Record<string, unknown>) =>
@@ -267,5 +238,6 @@ export const codeScanningSuite: Suite = {
       const control = await dismissAndReopen(t, t.resources.public_repo!, await openAlert(t, t.resources.public_repo!));
       await expectRefusal(t, { probe, control, expected: [403], what: `PATCH an alert of ${repo}` });
     }, { tokens: ['classic'], resources: ['public_repo', 'archived_repo'] }),
+    ...alertListingChecks,
   ],
 };

@@ -4,74 +4,14 @@
  * the import it leaves is deleted at the end. A target whose import interface answers 503
  * everywhere (it is retired) gets every check skipped with that reason.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { LIMITS } from '../spec/limits.js';
-import type { Reply } from '../src/client.js';
 import { expectRefusal } from '../src/refusal.js';
-import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
-
-interface ImportRecord {
-  status: string;
-  commit_count?: number;
-  percent?: number;
-  push_percent?: number;
-  failed_step?: string;
-  project_choices?: Record<string, unknown>[];
-  has_large_files?: boolean;
-}
-
-/** Statuses an import rests in until something is done to it. */
-const RESTING = ['complete', 'auth_failed', 'error', 'detection_needs_auth', 'detection_found_multiple', 'detection_found_nothing'];
-/** Bound on "eventually": polls and seconds. A course not finished within it is inconclusive, never a failure. */
-const MAX_POLLS = 40;
-const MAX_WAIT_MS = 60_000;
-
-export const importPath = (t: CheckContext, repo = t.resources.import_repo!) => `/repos/${repo}/import`;
-
-export function url(t: CheckContext, course: string): string {
-  const u = t.resources.import_urls?.[course];
-  if (!u) return t.skip('missing-resource', `the profile names no import_urls.${course}`);
-  return u;
-}
-
-/** Starts an import from nothing (deleting any left over), journaled for deletion at the end. */
-export async function start(t: CheckContext, body: Record<string, unknown>, repo = t.resources.import_repo!): Promise<Reply> {
-  const path = importPath(t, repo);
-  const existing = await t.request({ path });
-  if (existing.status === 503) return t.skip('feature-retired', 'the source import interface answers 503 (retired)');
-  if (existing.status === 200) await t.request({ method: 'DELETE', path });
-  const r = await t.request({ method: 'PUT', path, body });
-  if (r.status === 503) return t.skip('feature-retired', 'the source import interface answers 503 (retired)');
-  if (r.status === 201) {
-    t.journal.record(`import into ${repo}`, async () => {
-      const d = await t.client.send({ method: 'DELETE', path });
-      if (d.status !== 204 && d.status !== 404) throw new Error(`DELETE answered ${d.status}`);
-    });
-  }
-  return r;
-}
-
-/** Polls GET /import until it rests (or `until` holds), returning every record seen in order. */
-async function follow(t: CheckContext, until: (r: ImportRecord) => boolean = (r) => RESTING.includes(r.status)): Promise<ImportRecord[]> {
-  const seen: ImportRecord[] = [];
-  const deadline = Date.now() + MAX_WAIT_MS;
-  for (let poll = 0; poll < MAX_POLLS && Date.now() < deadline; poll++) {
-    const r = await t.request({ path: importPath(t) });
-    if (!t.expectStatus(r, [200], 'GET /import while following the import')) return seen;
-    const record = t.body<ImportRecord>(r);
-    if (!record) return seen;
-    const last = seen.at(-1);
-    seen.push(record);
-    if (until(record)) return seen;
-    // Progress on a real server takes time: wait only when nothing moved since the last poll.
-    if (last && last.status === record.status && last.percent === record.percent && last.push_percent === record.push_percent) await sleep(1000);
-  }
-  return t.skip('inconclusive', `the import did not settle within ${MAX_POLLS} polls or ${MAX_WAIT_MS / 1000} s; last status ${seen.at(-1)?.status}`);
-}
+import type { CheckSpec, Suite } from '../src/suite.js';
+import { importCourseChecks } from './import-courses.js';
+import { course, follow, importPath, start, url, type ImportRecord } from './imports-http.js';
 
 /** "0 to 100": a number in that range (integer is not stated). */
 const isPercent = (v: unknown) => typeof v === 'number' && v >= 0 && v <= 100;
-const course = (records: ImportRecord[]) => records.map((r) => r.status).filter((s, i, a) => i === 0 || a[i - 1] !== s);
 
 function check(id: string, title: string, requirement: string, run: CheckSpec['run'], resources: CheckSpec['needs'] = { tokens: ['classic'], resources: ['import_repo', 'import_urls'] }): CheckSpec {
   return { id, title, requirement, needs: resources, writes: true, run };
@@ -233,5 +173,6 @@ export const importsSuite: Suite = {
       if ([r, again].some((x) => x.text.includes(secret))) t.fail('a response echoes vcs_password');
       else if (r.status !== 201 && again.status !== 200) t.skip('inconclusive', `no import record to look at: PUT answered ${r.status}, GET ${again.status}`);
     }),
+    ...importCourseChecks,
   ],
 };

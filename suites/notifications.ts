@@ -2,16 +2,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LIMITS } from '../spec/limits.js';
 import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
-
-interface Thread { id: string; updated_at: string; unread: boolean }
-interface Subscription { subscribed: boolean; ignored: boolean }
-
-async function threads(t: CheckContext, path: string): Promise<Thread[] | undefined> {
-  const r = await t.request({ path });
-  if (!t.expectStatus(r, [200], `GET ${path}`)) return undefined;
-  const body = t.body<Thread[]>(r);
-  return Array.isArray(body) ? body : (t.fail(`GET ${path} did not answer an array`), undefined);
-}
+import { notificationReadChecks, notificationWriteChecks } from './notification-variants.js';
+import { keepSubscription, threads, type Subscription, type Thread } from './notifications-http.js';
 
 /** An unread thread to change, or a skip. */
 async function unreadThread(t: CheckContext): Promise<string> {
@@ -19,20 +11,6 @@ async function unreadThread(t: CheckContext): Promise<string> {
   if (!first) return t.skip('missing-resource', 'no unread notification thread to change');
   return first.id;
 }
-
-/** Journals a thread's subscription as it is now, so it is put back at the end of the run. */
-async function keepSubscription(t: CheckContext, id: string): Promise<void> {
-  const path = `/notifications/threads/${id}/subscription`;
-  const r = await t.request({ path });
-  const before = r.status === 200 ? t.body<Subscription>(r) : undefined;
-  t.journal.record(`subscription of thread ${id}`, async () => {
-    const back = before
-      ? await t.client.send({ method: 'PUT', path, body: { ignored: before.ignored } })
-      : await t.client.send({ method: 'DELETE', path });
-    if (back.status >= 300) throw new Error(`restoring answered ${back.status}`);
-  });
-}
-
 
 const check = (id: string, title: string, requirement: string, run: CheckSpec['run'], needs: CheckSpec['needs'] = { tokens: ['classic'] }): CheckSpec =>
   ({ id, title, requirement, needs, run });
@@ -67,6 +45,7 @@ export const notificationsSuite: Suite = {
       const before = await threads(t, `/notifications?all=true&per_page=50&before=${encodeURIComponent(pivot)}`);
       if (before?.some((x) => Date.parse(x.updated_at) > Date.parse(pivot))) t.fail(`before=${pivot} lists threads updated after it`);
     }),
+    ...notificationReadChecks,
     {
       id: 'notifications.thread-mark-read', title: 'PATCH on a thread answers 205 and the thread is read', requirement: 'notifications.thread-mark-read',
       needs: { tokens: ['classic'] }, writes: true,
@@ -156,5 +135,6 @@ export const notificationsSuite: Suite = {
         if (typeof message !== 'string') t.fail(`the 202 body is ${r.text.slice(0, 100)}, without a message string`);
       },
     },
+    ...notificationWriteChecks,
   ],
 };

@@ -12,8 +12,8 @@ import type { Reply } from '../src/client.js';
 import type { TokenName } from '../src/profile.js';
 import { expectRefusal } from '../src/refusal.js';
 import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
-import { patchAlert } from './code-scanning.js';
-import { importPath, start, url } from './imports.js';
+import { patchAlert } from './alerts-http.js';
+import { importPath, start, url } from './imports-http.js';
 import { describeNeed, holding, judgeHeader, lacking, PERMISSION_TOKENS, type Need } from './permission-tokens.js';
 
 const inScope = (area: Endpoint['area']) => CATALOGUE.filter((e) => e.area === area && e.permission);

@@ -20,6 +20,10 @@ function repository(ctx: HandlerContext, listing = false): Repo | HandlerResult 
   const { world } = ctx.state;
   const repo = world.repo(ctx.params.owner ?? '', ctx.params.repo ?? '');
   if (!repo || repo.movedTo || !canRead(world, ctx.caller, repo)) return notFound();
+  const { token } = ctx.caller;
+  if (ctx.fault('alerts-public-repo-scope-refused') && token?.kind === 'classic' && !token.scopes?.some((s) => s === 'security_events' || s === 'repo')) {
+    return error(403, 'Missing scope: security_events');
+  }
   if (!repo.advancedSecurity && !(listing && ctx.fault('alerts-no-ghas-listing-200'))) return error(403, NO_ADVANCED_SECURITY);
   return repo;
 }
@@ -58,7 +62,8 @@ function update(ctx: HandlerContext, alert: Alert): HandlerResult | undefined {
     if ((reason === undefined || reason === null) && !ctx.fault('alerts-dismiss-without-reason')) {
       return invalid('dismissed_reason', 'dismissed_reason is required when state is dismissed');
     }
-    if (reason !== undefined && reason !== null && !reasons.includes(reason) && !ctx.fault('alerts-reason-outside-enum')) {
+    const refused = reason === DISMISSED_REASONS[0] && ctx.fault('alerts-false-positive-refused');
+    if (reason !== undefined && reason !== null && (refused || (!reasons.includes(reason) && !ctx.fault('alerts-reason-outside-enum')))) {
       return invalid('dismissed_reason', `dismissed_reason must be one of ${DISMISSED_REASONS.join(', ')}`);
     }
     alert.state = 'dismissed';
@@ -104,6 +109,30 @@ export const codeScanningArea: AreaModule<CodeScanningState> = {
     { id: 'alerts-reason-outside-enum', requirement: 'alerts.dismissed-reason-values', effect: 'Any `dismissed_reason` string is accepted and returned.' },
     { id: 'alerts-dismissal-fields-unset', requirement: 'alerts.dismiss', effect: 'Dismissing sets the state but leaves dismissed_by, dismissed_at and dismissed_reason null.' },
     { id: 'alerts-reopen-keeps-dismissal', requirement: 'alerts.reopen', effect: 'Reopening keeps dismissed_by, dismissed_at and dismissed_reason.' },
+    { id: 'alerts-unknown-org-200', requirement: 'alerts.not-found-404', effect: 'The alert listing of an organization that does not exist answers 200 with an empty array.' },
+    { id: 'alerts-patch-unknown-422', requirement: 'alerts.not-found-404', effect: 'Updating an alert number that does not exist answers 422 instead of 404.' },
+    { id: 'alerts-repo-listing-repository', requirement: 'alerts.repository-in-org-listing', effect: 'The repository listing embeds `repository` in each alert too.' },
+    { id: 'alerts-org-omits-private-repos', requirement: 'alerts.org-default-branch', effect: "The organization listing leaves out the alerts of the organization's private repositories." },
+    { id: 'alerts-org-state-filter-ignored', requirement: 'alerts.state-filter', effect: 'The organization listing ignores `state`.' },
+    { id: 'alerts-org-tool-name-ignored', requirement: 'alerts.tool-filters', effect: 'The organization listing ignores `tool_name`.' },
+    { id: 'alerts-tool-guid-ignored', requirement: 'alerts.tool-filters', effect: 'Both listings ignore `tool_guid`.' },
+    { id: 'alerts-org-tool-filters-combined', requirement: 'alerts.tool-filters-exclusive', effect: 'The organization listing accepts `tool_name` and `tool_guid` together.' },
+    { id: 'alerts-org-sort-ignored', requirement: 'alerts.sort', effect: 'The organization listing ignores `sort=updated`.' },
+    { id: 'alerts-org-direction-ignored', requirement: 'alerts.direction', effect: 'The organization listing always lists oldest first.' },
+    { id: 'alerts-org-per-page-uncapped', requirement: 'alerts.per-page', effect: 'The organization listing honours `per_page` above 100.' },
+    { id: 'alerts-per-page-default-10', requirement: 'alerts.per-page', effect: 'Both listings default to 10 alerts a page, not 30.' },
+    { id: 'alerts-org-per-page-default-10', requirement: 'alerts.per-page', effect: 'The organization listing defaults to 10 alerts a page, not 30.' },
+    { id: 'alerts-org-cursors-broken', requirement: 'alerts.cursors', effect: 'The organization listing ignores `before`/`after`: the first page comes back.' },
+    { id: 'alerts-before-cursor-ignored', requirement: 'alerts.cursors', effect: 'Both listings ignore `before`: the prev link leads to the first page.' },
+    { id: 'alerts-no-link-header', requirement: 'alerts.cursors', effect: 'Neither listing sends a Link header, so no cursor is handed out.' },
+    { id: 'alerts-org-no-link-header', requirement: 'alerts.cursors', effect: 'The organization listing sends no Link header.' },
+    { id: 'alerts-instance-latest-ref', requirement: 'alerts.most-recent-instance-ref', effect: 'With no ref requested, most_recent_instance describes the latest instance (a pull-request ref) rather than the default branch.' },
+    { id: 'alerts-public-repo-scope-refused', requirement: 'alerts.classic-scopes', effect: 'A classic token with only public_repo is refused on the alerts of a public repository.' },
+    { id: 'alerts-short-ref-unknown', requirement: 'alerts.ref-filter', effect: 'A ref given as a bare branch name (<branch>) matches nothing: only refs/heads/<branch> works.' },
+    { id: 'alerts-false-positive-refused', requirement: 'alerts.dismissed-reason-values', effect: 'Dismissing with dismissed_reason "false positive" is refused with 422.' },
+    { id: 'alerts-org-security-manager-refused', requirement: 'alerts.org-owner-or-security-manager', effect: 'A security manager who does not own the organization is refused its alert listing.' },
+    { id: 'alerts-page-ignored', requirement: 'alerts.page', effect: 'Both listings ignore `page`: the first page comes back.' },
+    { id: 'alerts-org-page-ignored', requirement: 'alerts.page', effect: 'The organization listing ignores `page`.' },
     { id: 'alerts-timestamps-millis', requirement: 'resource.timestamps', effect: 'Alert timestamps carry milliseconds.' },
   ],
   createState: (init) => ({ alerts: createCorpus(init) }),
@@ -114,21 +143,22 @@ export const codeScanningArea: AreaModule<CodeScanningState> = {
       const ref = ctx.query.get('ref');
       const entries = alertsOf(ctx, repo).map((alert) => ({ repo, alert }));
       return listAlerts(ctx, entries, {
-        ref: ref ? normalizeRef(ref) : DEFAULT_REF, refFilter: !ctx.fault('alerts-ref-filter-ignored'), withRepository: false,
+        // The fault takes a bare branch name for a ref of its own, which nothing was found on.
+        ref: ref ? (ctx.fault('alerts-short-ref-unknown') ? ref : normalizeRef(ref)) : DEFAULT_REF, refFilter: !ctx.fault('alerts-ref-filter-ignored'), withRepository: ctx.fault('alerts-repo-listing-repository'),
       });
     },
 
     'code-scanning.org-alerts': (ctx) => {
       const { world } = ctx.state;
       const org = world.orgs.get(ctx.params.org ?? '');
-      if (!org) return notFound();
+      if (!org) return ctx.fault('alerts-unknown-org-200') ? json(200, []) : notFound();
       const { token, login } = ctx.caller;
-      const managers = [...org.owners, ...org.securityManagers, ...(ctx.fault('alerts-org-any-member') ? org.members : [])];
+      const managers = [...org.owners, ...(ctx.fault('alerts-org-security-manager-refused') ? [] : org.securityManagers), ...(ctx.fault('alerts-org-any-member') ? org.members : [])];
       const allowed = token?.kind === 'app-installation' ? token.login === org.login : login !== null && managers.includes(login);
       // Not shown: a caller who is neither owner nor security manager learns nothing, as for an unknown organization.
       if (!allowed) return notFound();
       const entries = world.liveRepos()
-        .filter((r) => r.owner === org.login && r.advancedSecurity)
+        .filter((r) => r.owner === org.login && r.advancedSecurity && !(r.private && ctx.fault('alerts-org-omits-private-repos')))
         .flatMap((repo) => alertsOf(ctx, repo).map((alert) => ({ repo, alert })));
       return listAlerts(ctx, entries, {
         ref: DEFAULT_REF, refFilter: !ctx.fault('alerts-org-pull-request-alerts'), withRepository: !ctx.fault('alerts-org-no-repository'),
@@ -148,6 +178,10 @@ export const codeScanningArea: AreaModule<CodeScanningState> = {
       if (isResult(repo)) return repo;
       if (repo.archived && !ctx.fault('alerts-archived-patch-accepted')) return error(403, 'Repository is archived: its alerts cannot be updated.');
       if (!canWrite(ctx, repo)) return error(403, 'Resource not accessible: push access to the repository is required.');
+      // The fault validates the body before looking the alert up, so an unknown alert with a valid body reads as invalid.
+      if (ctx.fault('alerts-patch-unknown-422') && !alertsOf(ctx, repo).some((a) => a.number === Number(ctx.params.alert_number))) {
+        return invalid('alert_number', 'no such alert');
+      }
       const alert = findAlert(ctx, repo);
       if (isResult(alert)) return alert;
       return update(ctx, alert) ?? json(200, renderAlert(ctx, repo, alert, { single: true, ref: DEFAULT_REF, withRepository: false }));

@@ -52,13 +52,14 @@ function restart(ctx: HandlerContext, rec: ImportRecord, from: 'detecting' | 'im
 
 function start(ctx: HandlerContext): HandlerResult {
   const repo = repository(ctx);
-  if (isResult(repo)) return repo;
+  if (isResult(repo)) return ctx.fault('imports-start-unknown-repo-422') ? invalid('Import', 'repository', 'invalid') : repo;
   const { imports } = ctx.state;
   // "PUT /import on a repository with workflow automation enabled answers 422."
   if (repo.workflowAutomation && !ctx.fault('imports-workflow-automation-accepted')) return invalid('Import', 'repository', 'workflow_automation_enabled');
   const body = ctx.body;
   if (body.vcs_url === undefined && !ctx.fault('imports-missing-vcs-url-accepted')) return invalid('Import', 'vcs_url', 'missing_field');
-  if (body.vcs_url !== undefined && (typeof body.vcs_url !== 'string' || !URL.canParse(body.vcs_url))) return invalid('Import', 'vcs_url', 'invalid');
+  const typeChecked = typeof body.vcs_url === 'string' || !ctx.fault('imports-vcs-url-type-unchecked');
+  if (body.vcs_url !== undefined && typeChecked && (typeof body.vcs_url !== 'string' || !URL.canParse(body.vcs_url))) return invalid('Import', 'vcs_url', 'invalid');
   for (const field of PATCH_FIELDS) if (body[field] !== undefined && typeof body[field] !== 'string') return invalid('Import', field, 'invalid');
   if (typeof body.vcs === 'string' && !VCS_VALUES.includes(body.vcs)) return invalid('Import', 'vcs', 'invalid');
   // A new import needs the previous one deleted first ("DELETE import, then PUT import").
@@ -101,7 +102,7 @@ function update(ctx: HandlerContext, rec: ImportRecord): HandlerResult {
   if (given.some((f) => CREDENTIAL_FIELDS.includes(f))) {
     rec.credentials = { username: body.vcs_username as string | undefined, password: body.vcs_password as string | undefined };
     // Detection already succeeded: the import itself restarts.
-    if (status === 'auth_failed' && !ctx.fault('imports-credentials-no-restart')) restart(ctx, rec, 'importing');
+    if (status === 'auth_failed' && !ctx.fault('imports-credentials-no-restart')) restart(ctx, rec, ctx.fault('imports-auth-failed-restarts-detection') ? 'detecting' : 'importing');
     if (status === 'detection_needs_auth') restart(ctx, rec, ctx.fault('imports-needs-auth-skips-detection') ? 'importing' : 'detecting');
   }
   const choice = PROJECT_CHOICES.find((c) => c.vcs === body.vcs && c.tfvc_project === body.tfvc_project);
@@ -114,17 +115,21 @@ function update(ctx: HandlerContext, rec: ImportRecord): HandlerResult {
 }
 
 function updateAuthor(ctx: HandlerContext, rec: ImportRecord): HandlerResult {
-  const author = visibleAuthors(rec).find((a) => a.id === Number(ctx.params.author_id));
+  const known = visibleAuthors(rec).find((a) => a.id === Number(ctx.params.author_id));
+  // The fault answers for an unknown id with an author made up on the spot.
+  const author = known ?? (ctx.fault('imports-unknown-author-200') ? { id: Number(ctx.params.author_id), remoteId: '', remoteName: '', email: '', name: '' } : undefined);
   if (!author) return notFound();
   const { email, name } = ctx.body;
   if (!ctx.fault('imports-author-invalid-accepted')) {
     if (email !== undefined && (typeof email !== 'string' || !EMAIL.test(email))) return invalid('ImportAuthor', 'email', 'invalid');
-    if (name !== undefined && (typeof name !== 'string' || name.trim() === '')) return invalid('ImportAuthor', 'name', 'invalid');
+    const nameChecked = !ctx.fault('imports-author-name-unchecked');
+    if (nameChecked && name !== undefined && (typeof name !== 'string' || name.trim() === '')) return invalid('ImportAuthor', 'name', 'invalid');
   }
   // "Authors can be remapped at any time before new commits are pushed": no new commits arrive here.
-  if (email !== undefined) author.email = email as string;
-  if (name !== undefined) author.name = name as string;
-  return json(200, renderAuthor(ctx, rec, author));
+  const kept = ctx.fault('imports-author-remap-not-kept') ? { ...author } : author;
+  if (email !== undefined) kept.email = email as string;
+  if (name !== undefined) kept.name = name as string;
+  return json(200, renderAuthor(ctx, rec, kept));
 }
 
 /** Handlers that work on an existing import. */
@@ -156,6 +161,18 @@ export const importsArea: AreaModule<ImportsState> = {
     { id: 'imports-large-file-under-limit', requirement: 'imports.large-files', effect: 'A 50 MB file is counted and listed as a large file.' },
     { id: 'imports-since-ignored', requirement: 'imports.authors-since', effect: '`since` is ignored: authors with smaller ids are listed.' },
     { id: 'imports-author-invalid-accepted', requirement: 'imports.author-validation', effect: 'Author updates with a non-string name or an invalid email are accepted.' },
+    { id: 'imports-unknown-author-200', requirement: 'imports.not-found-404', effect: 'PATCH of an author id the import does not have answers 200 with a made-up author.' },
+    { id: 'imports-authors-without-import-200', requirement: 'imports.not-found-404', effect: 'GET /import/authors with no import answers 200 with an empty array.' },
+    { id: 'imports-author-remap-not-kept', requirement: 'imports.author-remap', effect: 'PATCH of an author answers 200 with the new name and email but keeps the old ones.' },
+    { id: 'imports-auth-failed-restarts-detection', requirement: 'imports.auth-failed-restart', effect: 'Credentials after auth_failed restart detection, not the import.' },
+    { id: 'imports-detection-skips-importing', requirement: 'imports.detecting-then-importing', effect: 'When detection ends the import goes straight to mapping.' },
+    { id: 'imports-detected-vcs-null', requirement: 'imports.put-without-vcs-detecting', effect: 'Detection never fills in `vcs`: it stays null.' },
+    { id: 'imports-found-nothing-not-deleted', requirement: 'imports.found-nothing-new-import', effect: 'DELETE of a detection_found_nothing import answers 204 but keeps it, so a new PUT is refused.' },
+    { id: 'imports-has-large-files-false', requirement: 'imports.large-files', effect: '`has_large_files` stays false and `large_files_count` 0 while large files are listed.' },
+    { id: 'imports-vcs-url-type-unchecked', requirement: 'imports.vcs-url-required', effect: 'PUT with a vcs_url that is not a string (a number) is accepted.' },
+    { id: 'imports-author-name-unchecked', requirement: 'imports.author-validation', effect: 'Author updates with a name that is not a string are accepted.' },
+    { id: 'imports-large-files-size-bytes', requirement: 'imports.large-files-size', effect: '`large_files_size` is given in bytes, not gigabytes.' },
+    { id: 'imports-start-unknown-repo-422', requirement: 'imports.not-found-404', effect: 'PUT /import into a repository that does not exist answers 422 instead of 404.' },
     { id: 'imports-lfs-invalid-accepted', requirement: 'imports.lfs-validation', effect: 'Any `use_lfs` value is accepted and stored, a missing or non-string one included.' },
   ],
   createState: () => ({ imports: new Map(), nextAuthorId: 2268557 }),
@@ -172,14 +189,17 @@ export const importsArea: AreaModule<ImportsState> = {
     'imports.start': start,
     'imports.update': withImport(update),
     'imports.cancel': withImport((ctx, rec) => {
-      if (!ctx.fault('imports-delete-keeps-import')) ctx.state.imports.imports.delete(rec.repo.id);
+      const keepNothingFound = frameOf(rec).status === 'detection_found_nothing' && ctx.fault('imports-found-nothing-not-deleted');
+      if (!ctx.fault('imports-delete-keeps-import') && !keepNothingFound) ctx.state.imports.imports.delete(rec.repo.id);
       return ctx.fault('imports-delete-200') ? json(200, renderImport(ctx, rec)) : empty(204);
     }),
-    'imports.authors': withImport((ctx, rec) => {
+    'imports.authors': (ctx) => {
+      const rec = current(ctx);
+      if (isResult(rec)) return rec.status === 404 && ctx.fault('imports-authors-without-import-200') ? json(200, []) : rec;
       const since = intParam(ctx.query.get('since'), Number.NEGATIVE_INFINITY);
       const authors = visibleAuthors(rec).filter((a) => ctx.fault('imports-since-ignored') || a.id > since);
       return json(200, authors.map((a) => renderAuthor(ctx, rec, a)));
-    }),
+    },
     'imports.author-update': withImport(updateAuthor),
     'imports.large-files': withImport((ctx, rec) => json(200, visibleLargeFiles(ctx, rec)
       .map((f) => (ctx.fault('schema-large-file-size-string') ? { ...f, size: String(f.size) } : f)))),

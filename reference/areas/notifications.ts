@@ -126,8 +126,10 @@ function visibleThreads(ctx: HandlerContext, repo?: Repo): { threads: Thread[]; 
 
 function list(ctx: HandlerContext, repo?: Repo): HandlerResult {
   const q = ctx.query;
-  const all = boolParam(q.get('all'), false) || ctx.fault('notifications-all-ignored');
-  const participating = boolParam(q.get('participating'), false);
+  // Faults named notifications-repo-* break a rule on the repository variant only.
+  const repoFault = (id: string) => repo !== undefined && ctx.fault(id);
+  const all = boolParam(q.get('all'), false) || ctx.fault('notifications-all-ignored') || repoFault('notifications-repo-all-ignored');
+  const participating = boolParam(q.get('participating'), ctx.fault('notifications-participating-default-true'));
   const bounds: Record<string, number | undefined> = {};
   for (const field of ['since', 'before'] as const) {
     const raw = q.get(field);
@@ -136,27 +138,31 @@ function list(ctx: HandlerContext, repo?: Repo): HandlerResult {
     if (Number.isNaN(at)) return invalid(field, `${field} must be an ISO 8601 timestamp (YYYY-MM-DDTHH:MM:SSZ)`);
     bounds[field] = at;
   }
-  const since = ctx.fault('notifications-since-ignored') ? undefined : bounds.since;
+  const since = ctx.fault('notifications-since-ignored') || repoFault('notifications-repo-since-ignored') ? undefined : bounds.since;
+  const before = repoFault('notifications-repo-before-ignored') ? undefined : bounds.before;
   const { threads, blockedOrgs } = visibleThreads(ctx, repo);
   const chosen = threads.filter((t) => (all || t.unread)
     && (!participating || PARTICIPATING_REASONS.includes(t.reason))
     && (since === undefined || t.updatedAt > since)
-    && (bounds.before === undefined || t.updatedAt < bounds.before));
+    && (before === undefined || t.updatedAt < before));
   const direction = ctx.fault('notifications-oldest-first') ? -1 : 1;
   chosen.sort((a, b) => direction * (b.updatedAt - a.updatedAt) || b.id - a.id);
+  if (ctx.fault('notifications-page-ignored') || repoFault('notifications-repo-page-ignored')) ctx.query.delete('page');
   const cap = ctx.endpoint.perPage!;
   const uncapped = ctx.fault(repo ? 'notifications-repo-per-page-uncapped' : 'notifications-per-page-uncapped');
-  const page = paginate(ctx, chosen, { max: uncapped ? Number.MAX_SAFE_INTEGER : cap.max, default: cap.default ?? cap.max });
+  const wrongDefault = ctx.fault(repo ? 'notifications-repo-per-page-default-50' : 'notifications-per-page-default-30');
+  const page = paginate(ctx, chosen, { max: uncapped ? Number.MAX_SAFE_INTEGER : cap.max, default: wrongDefault ? (repo ? 50 : 30) : cap.default ?? cap.max });
   const headers: Record<string, string> = { ...page.headers, ...ssoPartialHeader(ctx.names, blockedOrgs) };
-  if (!ctx.fault('notifications-no-poll-interval')) headers['X-Poll-Interval'] = String(ctx.state.pollIntervalSeconds);
+  if (!ctx.fault('notifications-no-poll-interval') && !repoFault('notifications-repo-no-poll-interval')) headers['X-Poll-Interval'] = String(ctx.state.pollIntervalSeconds);
   const result = json(200, page.items.map((t) => renderThread(ctx, t)), headers);
-  if (!ctx.fault('notifications-no-last-modified')) result.lastModified = lastModified(ctx, ctx.caller.login!);
+  if (!ctx.fault('notifications-no-last-modified') && !repoFault('notifications-repo-no-last-modified')) result.lastModified = lastModified(ctx, ctx.caller.login!);
   return result;
 }
 
 function markRead(ctx: HandlerContext, repo?: Repo): HandlerResult {
   const raw = ctx.body.last_read_at;
-  let lastReadAt = ctx.now();
+  // "default: now; omitted means all"; the fault reads an omitted last_read_at as the epoch, so nothing is marked.
+  let lastReadAt = raw === undefined && ctx.fault('notifications-omitted-last-read-at-marks-nothing') ? 0 : ctx.now();
   if (raw !== undefined) {
     lastReadAt = typeof raw === 'string' ? parseTimestamp(raw) : Number.NaN;
     if (Number.isNaN(lastReadAt)) return invalid('last_read_at', 'last_read_at must be an ISO 8601 timestamp');
@@ -164,7 +170,10 @@ function markRead(ctx: HandlerContext, repo?: Repo): HandlerResult {
   const read = ctx.body.read;
   if (read !== undefined && typeof read !== 'boolean') return invalid('read', 'read must be a boolean');
   const login = ctx.caller.login!;
-  const targets = read === false ? [] : visibleThreads(ctx, repo).threads
+  // The user-wide fault reads every thread as if last_read_at had been left to its default, now.
+  if (!repo && raw !== undefined && ctx.fault('notifications-mark-read-ignores-last-read-at')) lastReadAt = ctx.now();
+  const scope = ctx.fault('notifications-repo-mark-read-everywhere') ? undefined : repo;
+  const targets = read === false ? [] : visibleThreads(ctx, scope).threads
     .filter((t) => t.unread && (t.updatedAt <= lastReadAt || ctx.fault('notifications-marks-later-threads')));
   const mark = () => {
     for (const t of targets) {
@@ -173,13 +182,13 @@ function markRead(ctx: HandlerContext, repo?: Repo): HandlerResult {
     }
     if (targets.length) touch(ctx, login);
   };
-  const status = ctx.fault('notifications-mark-read-200') ? 200 : 205;
+  const status = ctx.fault('notifications-mark-read-200') || (!repo && ctx.fault('notifications-user-mark-read-200')) ? 200 : 205;
   if (targets.length <= MARK_READ_BATCH) {
     mark();
     return empty(status);
   }
   setTimeout(mark, 20).unref();
-  return json(202, ctx.fault('notifications-202-no-message') ? {} : {
+  return json(202, ctx.fault('notifications-202-no-message') || (!repo && ctx.fault('notifications-user-202-no-message')) ? {} : {
     message: "Unread notifications couldn't be marked in a single request. Notifications are being marked as read in the background.",
   });
 }
@@ -214,6 +223,24 @@ export const notificationsArea: AreaModule<NotificationsState> = {
     { id: 'notifications-unignore-stays-ignored', requirement: 'notifications.subscription-unignore', effect: 'ignored=false leaves the thread ignored.' },
     { id: 'notifications-delete-200', requirement: 'notifications.subscription-delete', effect: 'Deleting a subscription answers 200 with a body.' },
     { id: 'notifications-reason-outside-enum', requirement: 'resource.notification-thread', effect: 'Threads carry the reason "watching", outside the documented set.' },
+    { id: 'notifications-per-page-default-30', requirement: 'notifications.list-filters', effect: '/notifications serves 30 threads a page by default, not 50.' },
+    { id: 'notifications-participating-default-true', requirement: 'notifications.list-filters', effect: 'Listings without `participating` list only participating threads.' },
+    { id: 'notifications-repo-per-page-default-50', requirement: 'notifications.repo-list-params', effect: 'The repository variant serves 50 threads a page by default, not 30.' },
+    { id: 'notifications-repo-all-ignored', requirement: 'notifications.repo-list-params', effect: 'The repository variant lists read threads even without all=true.' },
+    { id: 'notifications-repo-since-ignored', requirement: 'notifications.repo-list-params', effect: 'The repository variant ignores `since`.' },
+    { id: 'notifications-repo-before-ignored', requirement: 'notifications.repo-list-params', effect: 'The repository variant ignores `before`.' },
+    { id: 'notifications-repo-mark-read-everywhere', requirement: 'notifications.repo-mark-read', effect: "PUT /repos/{owner}/{repo}/notifications also marks other repositories' threads read." },
+    { id: 'notifications-mark-read-ignores-last-read-at', requirement: 'notifications.mark-read', effect: 'PUT /notifications ignores last_read_at and marks every unread thread read.' },
+    { id: 'notifications-subscription-default-ignored', requirement: 'notifications.subscription-ignored-default', effect: 'PUT on a subscription without `ignored` ignores the thread.' },
+    { id: 'notifications-variants-any-token', requirement: 'notifications.classic-only', effect: 'Notification endpoints other than GET /notifications admit fine-grained and app tokens.' },
+    { id: 'notifications-user-202-no-message', requirement: 'notifications.accepted-message', effect: 'The 202 of PUT /notifications (user-wide) has no message.' },
+    { id: 'notifications-repo-no-last-modified', requirement: 'cond.last-modified-304', effect: 'The repository variant carries no Last-Modified, so it never answers 304.' },
+    { id: 'notifications-repo-no-poll-interval', requirement: 'poll.interval-header', effect: 'The repository variant carries no X-Poll-Interval.' },
+    { id: 'notifications-user-mark-read-200', requirement: 'notifications.mark-read', effect: 'PUT /notifications (user-wide) answers 200 instead of 205.' },
+    { id: 'notifications-scope-ignored', requirement: 'notifications.scopes', effect: 'Classic tokens holding neither `notifications` nor `repo` are admitted to the notification endpoints.' },
+    { id: 'notifications-omitted-last-read-at-marks-nothing', requirement: 'notifications.repo-mark-read', effect: 'Marking read without last_read_at answers 205 or 202 but marks nothing.' },
+    { id: 'notifications-page-ignored', requirement: 'notifications.list-filters', effect: 'Both listings ignore `page`: the first page comes back.' },
+    { id: 'notifications-repo-page-ignored', requirement: 'notifications.repo-list-params', effect: 'The repository variant ignores `page`.' },
     { id: 'notifications-sso-included', requirement: 'auth.sso-partial-results', effect: 'Threads of organizations the token is not authorized for are listed.' },
   ],
   createState,
@@ -249,7 +276,7 @@ export const notificationsArea: AreaModule<NotificationsState> = {
     'notifications.subscription-set': (ctx) => {
       const t = ownThread(ctx);
       if (!t) return notFound();
-      const ignored = ctx.body.ignored ?? false;
+      const ignored = ctx.body.ignored ?? ctx.fault('notifications-subscription-default-ignored');
       if (typeof ignored !== 'boolean') return invalid('ignored', 'ignored must be a boolean');
       const keepIgnored = !ignored && t.subscription?.ignored === true && ctx.fault('notifications-unignore-stays-ignored');
       const next: Subscription = keepIgnored ? t.subscription! : { subscribed: !ignored, ignored, reason: null, createdAt: t.subscription?.createdAt ?? ctx.now() };

@@ -122,6 +122,9 @@ export const GOVERNS: Readonly<Record<string, Governs>> = {
   'notifications.subscription-unignore': { endpoints: ['notifications.subscription-set'] },
   'notifications.subscription-delete': { endpoints: ['notifications.subscription-delete'] },
   'notifications.classic-only': { endpoints: area('notifications') },
+  'notifications.scopes': { endpoints: area('notifications') },
+  'notifications.repo-list-params': { endpoints: ['notifications.repo-list'] },
+  'notifications.subscription-ignored-default': { endpoints: ['notifications.subscription-set'] },
 
   // Events.
   'events.age-90-days': { endpoints: EVENTS },
@@ -149,6 +152,8 @@ export const GOVERNS: Readonly<Record<string, Governs>> = {
   'alerts.direction': { endpoints: withParam('code-scanning', 'direction') },
   'alerts.per-page': { endpoints: ids((e) => e.area === 'code-scanning' && !!e.perPage) },
   'alerts.cursors': { endpoints: withParam('code-scanning', 'after') },
+  'alerts.page': { endpoints: withParam('code-scanning', 'page') },
+  'alerts.classic-scopes': { endpoints: ['code-scanning.repo-alerts', 'code-scanning.alert'] },
   // The single-alert schema lists the added rule fields as required.
   'alerts.single-rule-fields': { endpoints: ['code-scanning.alert', 'code-scanning.alert-update'], via: ['resource.code-scanning-alert'] },
   'alerts.patch-states': { endpoints: ['code-scanning.alert-update'] },
@@ -175,6 +180,10 @@ export const GOVERNS: Readonly<Record<string, Governs>> = {
   'imports.multiple-restart': { endpoints: ['imports.update'] },
   'imports.patch-restarts': { endpoints: ['imports.update'] },
   'imports.delete': { endpoints: ['imports.cancel'] },
+  'imports.detecting-then-importing': { endpoints: ['imports.get'] },
+  'imports.found-nothing-new-import': { endpoints: ['imports.cancel', 'imports.start'] },
+  'imports.author-remap': { endpoints: ['imports.author-update'] },
+  'imports.large-files-size': { endpoints: ['imports.get'] },
   'imports.large-files': { endpoints: ['imports.get'] },
   'imports.authors-since': { endpoints: ['imports.authors'] },
   'imports.author-validation': { endpoints: ['imports.author-update'] },

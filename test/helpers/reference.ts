@@ -25,6 +25,7 @@ export const TOKENS = {
   classic: 'ref-classic-full',
   classicPublic: 'ref-classic-public',
   orgMember: 'ref-classic-member',
+  securityManager: 'ref-classic-security-manager',
   ssoUnauthorized: 'ref-classic-sso-unauthorized',
   fineGrained: 'ref-fine-grained',
   fineGrainedBare: 'ref-fine-grained-bare',

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { endpointById } from '../../spec/catalogue.js';
 import { ALERT_STATES, DISMISSED_REASONS, VALIDATION_FAILED } from '../../spec/vocabulary.js';
+import { TOOLS } from '../../reference/areas/code-scanning/corpus.js';
 import { call, TOKENS, useReference, type CallOptions, type Reply } from '../helpers/reference.js';
 import { describeFaultProbes, type Probe } from '../helpers/faults.js';
 
@@ -327,6 +328,54 @@ const PROBES: Record<string, Probe> = {
     return r.body.dismissed_by === null && r.body.dismissed_at === null && r.body.dismissed_reason === null;
   },
   'alerts-timestamps-millis': async (b) => (await call(b, WIDGETS)).body.every((a: Alert) => TIMESTAMP.test(a.created_at)),
+  'alerts-unknown-org-200': async (b) => (await call(b, '/orgs/no-such-org/code-scanning/alerts')).status === 404,
+  'alerts-patch-unknown-422': async (b) => (await dismiss(b, 99999)).status === 404,
+  'alerts-repo-listing-repository': async (b) => (await call(b, WIDGETS)).body.every((a: Alert) => !('repository' in a)),
+  'alerts-org-omits-private-repos': async (b) => (await all(b, `${ORG}?per_page=100`)).some((a) => a.repository.full_name === 'acme/secret'),
+  'alerts-org-state-filter-ignored': async (b) => (await call(b, `${ORG}?state=fixed&per_page=100`)).body.every((a: Alert) => a.state === 'fixed'),
+  'alerts-org-tool-name-ignored': async (b) => (await call(b, `${ORG}?tool_name=CodeQL&per_page=100`)).body.every((a: Alert) => a.tool.name === 'CodeQL'),
+  'alerts-tool-guid-ignored': async (b) => {
+    const guid = TOOLS.find((t) => t.guid)!.guid;
+    return (await call(b, `${WIDGETS}?tool_guid=${guid}&per_page=100`)).body.every((a: Alert) => a.tool.guid === guid);
+  },
+  'alerts-org-tool-filters-combined': async (b) => (await call(b, `${ORG}?tool_name=CodeQL&tool_guid=x`)).status === 422,
+  'alerts-org-sort-ignored': async (b) => {
+    const oldest = (await call(b, `${WIDGETS}?state=open&direction=asc&per_page=1`)).body[0].number;
+    await dismiss(b, oldest);
+    const first = (await call(b, `${ORG}?sort=updated&per_page=1`)).body[0];
+    return first.number === oldest && first.repository.full_name === 'acme/widgets';
+  },
+  'alerts-org-direction-ignored': async (b) => {
+    const items = (await call(b, ORG)).body.map(created);
+    return items[0] > items[items.length - 1];
+  },
+  'alerts-org-per-page-uncapped': async (b) => (await call(b, `${ORG}?per_page=1000`)).body.length === CAP.max,
+  'alerts-per-page-default-10': async (b) => (await call(b, WIDGETS)).body.length === CAP.default,
+  'alerts-org-per-page-default-10': async (b) => (await call(b, ORG)).body.length === CAP.default,
+  'alerts-org-cursors-broken': async (b) => {
+    const first = await call(b, `${ORG}?per_page=10`);
+    const second = await call(b, rel(first, 'next', b)!);
+    return second.body.length > 0 && !second.body.some((a: Alert) => first.body.some((f: Alert) => f.number === a.number && f.repository.full_name === a.repository.full_name));
+  },
+  'alerts-before-cursor-ignored': async (b) => {
+    const first = await call(b, `${WIDGETS}?per_page=10`);
+    const second = await call(b, rel(first, 'next', b)!);
+    const third = await call(b, rel(second, 'next', b)!);
+    return numbers(await call(b, rel(third, 'prev', b)!)).join() === numbers(second).join();
+  },
+  'alerts-no-link-header': async (b) => /rel="next"/.test((await call(b, `${WIDGETS}?per_page=10`)).headers.link ?? ''),
+  'alerts-org-no-link-header': async (b) => /rel="next"/.test((await call(b, `${ORG}?per_page=10`)).headers.link ?? ''),
+  'alerts-instance-latest-ref': async (b) => (await call(b, `${WIDGETS}?per_page=100`)).body.every((a: Alert) => a.most_recent_instance.ref === 'refs/heads/main'),
+  'alerts-short-ref-unknown': async (b) => numbers(await call(b, `${WIDGETS}?ref=main&per_page=100`)).join() === numbers(await call(b, `${WIDGETS}?ref=refs/heads/main&per_page=100`)).join()
+    && (await call(b, `${WIDGETS}?ref=main`)).body.length > 0,
+  'alerts-false-positive-refused': async (b) => (await dismiss(b, await firstOpen(b), { state: 'dismissed', dismissed_reason: 'false positive' })).status === 200,
+  'alerts-org-security-manager-refused': async (b) => (await call(b, ORG, { token: TOKENS.securityManager })).status === 200,
+  'alerts-page-ignored': async (b) => numbers(await call(b, `${WIDGETS}?per_page=5&page=2`)).join() === numbers(await call(b, `${WIDGETS}?per_page=10`)).slice(5).join(),
+  'alerts-org-page-ignored': async (b) => {
+    const key = (r: Reply) => (r.body as Alert[]).map((a) => `${a.repository.full_name}#${a.number}`);
+    return key(await call(b, `${ORG}?per_page=5&page=2`)).join() === key(await call(b, `${ORG}?per_page=10`)).slice(5).join();
+  },
+  'alerts-public-repo-scope-refused': async (b) => (await call(b, WIDGETS, { token: TOKENS.classicPublic })).status === 200,
 };
 
 describeFaultProbes('code scanning faults', PROBES);

@@ -330,6 +330,48 @@ const PROBES: Record<string, Probe> = {
     const [first] = (await call(b, `${IMPORT}/authors`)).body;
     return (await send(b, 'PATCH', `${IMPORT}/authors/${first.id}`, { email: 'nope' })).status === 422;
   },
+  'imports-unknown-author-200': async (b) => {
+    await runTo(b, 'complete');
+    return (await send(b, 'PATCH', `${IMPORT}/authors/99999999`, { name: 'Nobody' })).status === 404;
+  },
+  'imports-authors-without-import-200': async (b) => {
+    await send(b, 'DELETE', IMPORT);
+    return (await call(b, `${IMPORT}/authors`)).status === 404;
+  },
+  'imports-author-remap-not-kept': async (b) => {
+    await runTo(b, 'complete');
+    const [first] = (await call(b, `${IMPORT}/authors`)).body;
+    await send(b, 'PATCH', `${IMPORT}/authors/${first.id}`, { name: 'Jane Doe', email: 'jane@example.invalid' });
+    const now = (await call(b, `${IMPORT}/authors`)).body.find((a: Record_) => a.id === first.id);
+    return now.name === 'Jane Doe' && now.email === 'jane@example.invalid';
+  },
+  'imports-auth-failed-restarts-detection': async (b) => {
+    await runTo(b, 'auth_failed', { vcs_url: url('auth-failed'), vcs: 'subversion' });
+    return (await send(b, 'PATCH', IMPORT, credentials)).body.status === 'importing';
+  },
+  'imports-detection-skips-importing': async (b) => statuses(await course(b, (await begin(b, { vcs_url: SOURCE })).body))[1] === 'importing',
+  'imports-detected-vcs-null': async (b) => last(await runTo(b, 'complete')).vcs === 'subversion',
+  'imports-found-nothing-not-deleted': async (b) => {
+    await runTo(b, 'detection_found_nothing', { vcs_url: url('nothing') });
+    await send(b, 'DELETE', IMPORT);
+    return (await send(b, 'PUT', IMPORT, { vcs_url: SOURCE })).status === 201;
+  },
+  'imports-has-large-files-false': async (b) => {
+    const record = last(await runTo(b, 'complete', { vcs_url: url('large') }));
+    return record.has_large_files === true && record.large_files_count === (await call(b, `${IMPORT}/large_files`)).body.length;
+  },
+  'imports-vcs-url-type-unchecked': async (b) => (await begin(b, { vcs: 'git', vcs_url: 42 })).status === 422,
+  'imports-author-name-unchecked': async (b) => {
+    await runTo(b, 'complete');
+    const [first] = (await call(b, `${IMPORT}/authors`)).body;
+    return (await send(b, 'PATCH', `${IMPORT}/authors/${first.id}`, { name: 42 })).status === 422;
+  },
+  'imports-large-files-size-bytes': async (b) => {
+    const record = last(await runTo(b, 'complete', { vcs_url: url('large') }));
+    const bytes = (await call(b, `${IMPORT}/large_files`)).body.reduce((sum: number, f: Record_) => sum + f.size, 0);
+    return record.large_files_size === Math.round(bytes / 2 ** 30);
+  },
+  'imports-start-unknown-repo-422': async (b) => (await send(b, 'PUT', '/repos/acme/no-such-repo/import', { vcs_url: SOURCE })).status === 404,
   'imports-lfs-invalid-accepted': async (b) => {
     await begin(b, { vcs_url: SOURCE });
     return (await send(b, 'PATCH', `${IMPORT}/lfs`, { use_lfs: 'maybe' })).status === 422;

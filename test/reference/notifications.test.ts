@@ -170,6 +170,62 @@ const PROBES: Record<string, Probe> = {
   'notifications-delete-200': async (b) => (await call(b, '/notifications/threads/2/subscription', { method: 'DELETE' })).status === 204,
   'notifications-reason-outside-enum': async (b) =>
     ((await call(b, '/notifications?all=true&per_page=50')).body as ThreadBody[]).every((t) => (NOTIFICATION_REASONS as readonly string[]).includes(t.reason)),
+  'notifications-per-page-default-30': async (b) => (await call(b, '/notifications?all=true')).body.length === LIMITS.notifications.defaultPerPage,
+  'notifications-participating-default-true': async (b) => {
+    const ids = async (path: string) => ((await call(b, path)).body as ThreadBody[]).map((t) => t.id).join();
+    return (await ids('/notifications?all=true')) === (await ids('/notifications?all=true&participating=false'));
+  },
+  'notifications-repo-per-page-default-50': async (b) =>
+    (await call(b, '/repos/acme/widgets/notifications?all=true')).body.length === LIMITS.notifications.repoDefaultPerPage,
+  'notifications-repo-all-ignored': async (b) => ((await call(b, '/repos/acme/widgets/notifications?per_page=100')).body as ThreadBody[]).every((t) => t.unread),
+  'notifications-repo-since-ignored': async (b) => {
+    const all = (await call(b, '/repos/acme/widgets/notifications?all=true')).body as ThreadBody[];
+    return (await call(b, `/repos/acme/widgets/notifications?all=true&since=${all[3]!.updated_at}`)).body.length === 3;
+  },
+  'notifications-repo-before-ignored': async (b) => {
+    const all = (await call(b, '/repos/mona/dotfiles/notifications?all=true&per_page=100')).body as ThreadBody[];
+    const pivot = all[all.length - 4]!.updated_at;
+    return (await call(b, `/repos/mona/dotfiles/notifications?all=true&per_page=100&before=${pivot}`)).body.length === 3;
+  },
+  'notifications-repo-mark-read-everywhere': async (b) => {
+    await call(b, '/repos/mona/dotfiles/notifications', { method: 'PUT', body: {} });
+    await wait(100);
+    return ((await call(b, '/notifications?per_page=50')).body as ThreadBody[]).some((t) => t.repository.full_name !== 'mona/dotfiles');
+  },
+  'notifications-mark-read-ignores-last-read-at': async (b) => {
+    const before = (await call(b, '/notifications?per_page=50')).body as ThreadBody[];
+    await call(b, '/notifications', { method: 'PUT', body: { last_read_at: before[before.length - 1]!.updated_at } });
+    await wait(100);
+    // The oldest of the fifty newest unread threads is read with every older one; the 49 newer stay unread.
+    return (await call(b, '/notifications?per_page=50')).body.length === before.length - 1;
+  },
+  'notifications-subscription-default-ignored': async (b) => {
+    await call(b, '/notifications/threads/2/subscription', { method: 'PUT', body: { ignored: true } });
+    await call(b, '/notifications/threads/2/subscription', { method: 'PUT', body: {} });
+    return (await call(b, '/notifications/threads/2/subscription')).body.ignored === false;
+  },
+  'notifications-variants-any-token': async (b) => (await call(b, '/notifications/threads/2', { token: TOKENS.fineGrained })).status === 403,
+  'notifications-user-202-no-message': async (b) => typeof (await call(b, '/notifications', { method: 'PUT', body: {} })).body?.message === 'string',
+  'notifications-repo-no-last-modified': async (b) => {
+    const lm = (await call(b, '/repos/acme/widgets/notifications')).headers['last-modified'];
+    return lm !== undefined && (await call(b, '/repos/acme/widgets/notifications', { headers: { 'if-modified-since': lm } })).status === 304;
+  },
+  'notifications-repo-no-poll-interval': async (b) => Number((await call(b, '/repos/acme/widgets/notifications')).headers['x-poll-interval']) > 0,
+  'notifications-user-mark-read-200': async (b) => (await call(b, '/notifications', { method: 'PUT', body: { last_read_at: '2000-01-01T00:00:00Z' } })).status === 205,
+  'notifications-scope-ignored': async (b) => (await call(b, '/notifications', { token: TOKENS.classicPublic })).status === 403,
+  'notifications-omitted-last-read-at-marks-nothing': async (b) => {
+    await call(b, '/repos/mona/dotfiles/notifications', { method: 'PUT', body: {} });
+    await wait(100);
+    return (await call(b, '/repos/mona/dotfiles/notifications')).body.length === 0;
+  },
+  'notifications-page-ignored': async (b) => {
+    const ids = async (path: string) => ((await call(b, path)).body as ThreadBody[]).map((t) => t.id);
+    return (await ids('/notifications?per_page=5&page=2')).join() === (await ids('/notifications?per_page=10')).slice(5).join();
+  },
+  'notifications-repo-page-ignored': async (b) => {
+    const ids = async (path: string) => ((await call(b, path)).body as ThreadBody[]).map((t) => t.id);
+    return (await ids('/repos/acme/widgets/notifications?per_page=5&page=2')).join() === (await ids('/repos/acme/widgets/notifications?per_page=10')).slice(5).join();
+  },
   'notifications-sso-included': async (b) =>
     !((await call(b, '/notifications?all=true&per_page=50', { token: TOKENS.ssoUnauthorized })).body as ThreadBody[]).some((t) => t.repository.full_name.startsWith('acme/')),
 };

@@ -50,11 +50,14 @@ function decodeCursor(value: string): Cursor | undefined {
 
 export function listAlerts(ctx: HandlerContext, entries: readonly Entry[], opts: ListOptions): HandlerResult {
   const { query } = ctx;
+  // Faults named alerts-org-* break a rule on the organization listing only; the others on both listings.
+  const org = ctx.endpoint.id === 'code-scanning.org-alerts';
+  const fault = (id: string) => ctx.fault(id) || (org && ctx.fault(id.replace(/^alerts-/, 'alerts-org-')));
   const state = choice(ctx, 'state');
   const sort = choice(ctx, 'sort');
   const direction = choice(ctx, 'direction');
   for (const v of [state, sort, direction]) if (typeof v === 'object') return v;
-  if (query.has('tool_name') && query.has('tool_guid') && !ctx.fault('alerts-tool-filters-combined')) {
+  if (query.has('tool_name') && query.has('tool_guid') && !fault('alerts-tool-filters-combined')) {
     return refuse('tool_guid', 'tool_name and tool_guid are mutually exclusive');
   }
   if (query.has('before') && query.has('after')) return refuse('after', 'before and after cannot be combined');
@@ -66,32 +69,34 @@ export function listAlerts(ctx: HandlerContext, entries: readonly Entry[], opts:
   const toolGuid = query.get('tool_guid');
   const matching = entries.filter(({ alert }) =>
     (!opts.refFilter || alert.instances.some((i) => i.ref === opts.ref)) &&
-    (state === undefined || ctx.fault('alerts-state-filter-ignored') || alert.state === state) &&
-    (toolName === null || ctx.fault('alerts-tool-name-ignored') || alert.tool.name === toolName) &&
+    (state === undefined || fault('alerts-state-filter-ignored') || alert.state === state) &&
+    (toolName === null || fault('alerts-tool-name-ignored') || alert.tool.name === toolName) &&
     // An empty tool_guid asks for tools without a guid.
-    (toolGuid === null || alert.tool.guid === (toolGuid === '' ? null : toolGuid)));
+    (toolGuid === null || fault('alerts-tool-guid-ignored') || alert.tool.guid === (toolGuid === '' ? null : toolGuid)));
 
-  const byUpdated = sort === 'updated' && !ctx.fault('alerts-sort-ignored');
-  const sign = direction === 'asc' || ctx.fault('alerts-direction-ignored') ? 1 : -1;
+  const byUpdated = sort === 'updated' && !fault('alerts-sort-ignored');
+  const sign = direction === 'asc' || fault('alerts-direction-ignored') ? 1 : -1;
   const keyOf = ({ alert }: Entry): Cursor => [byUpdated ? alert.updatedAt : alert.createdAt, alert.repoId, alert.number];
   const compare = (a: Cursor, b: Cursor) => sign * (a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
   const sorted = [...matching].sort((a, b) => compare(keyOf(a), keyOf(b)));
 
-  const perPageCap = ctx.fault('alerts-per-page-uncapped') ? Number.POSITIVE_INFINITY : ctx.endpoint.perPage!.max;
-  const perPage = Math.min(Math.max(intParam(query.get('per_page'), ctx.endpoint.perPage!.default!), 1), perPageCap);
+  const perPageCap = fault('alerts-per-page-uncapped') ? Number.POSITIVE_INFINITY : ctx.endpoint.perPage!.max;
+  const defaultPerPage = fault('alerts-per-page-default-10') ? 10 : ctx.endpoint.perPage!.default!;
+  const perPage = Math.min(Math.max(intParam(query.get('per_page'), defaultPerPage), 1), perPageCap);
   const render = (e: Entry) => renderAlert(ctx, e.repo, e.alert, { single: false, ref: opts.ref, withRepository: opts.withRepository });
 
   // An explicit page number without a cursor keeps page links; otherwise the Link header carries cursors.
   if (query.has('page') && !cursor) {
-    const page = Math.max(intParam(query.get('page'), 1), 1);
+    const page = fault('alerts-page-ignored') ? 1 : Math.max(intParam(query.get('page'), 1), 1);
     const last = Math.max(Math.ceil(sorted.length / perPage), 1);
-    const link = linkHeader(ctx.url, perPage, page, last);
+    const link = fault('alerts-no-link-header') ? '' : linkHeader(ctx.url, perPage, page, last);
     return json(200, sorted.slice((page - 1) * perPage, page * perPage).map(render), link ? { Link: link } : {});
   }
 
   let start = 0;
   let end = perPage;
-  if (cursor && !ctx.fault('alerts-cursors-broken')) {
+  const before = query.has('before') && !fault('alerts-before-cursor-ignored');
+  if (cursor && !fault('alerts-cursors-broken') && (before || query.has('after'))) {
     const indexFrom = (pred: (e: Entry) => boolean) => {
       const i = sorted.findIndex(pred);
       return i < 0 ? sorted.length : i;
@@ -115,5 +120,5 @@ export function listAlerts(ctx: HandlerContext, entries: readonly Entry[], opts:
   };
   if (start > 0 && items.length) rels.push(`<${at('before', items[0]!)}>; rel="prev"`);
   if (start + items.length < sorted.length && items.length) rels.push(`<${at('after', items[items.length - 1]!)}>; rel="next"`);
-  return json(200, items.map(render), rels.length ? { Link: rels.join(', ') } : {});
+  return json(200, items.map(render), rels.length && !fault('alerts-no-link-header') ? { Link: rels.join(', ') } : {});
 }

@@ -45,6 +45,7 @@ export function renderAlert(ctx: HandlerContext, repo: Repo, alert: Alert, opts:
 function instanceFor(ctx: HandlerContext, alert: Alert, ref: string): Instance {
   const first = alert.instances[0]!;
   if (ctx.fault('alerts-instance-ignores-ref')) return first;
+  if (!ctx.query.has('ref') && ctx.fault('alerts-instance-latest-ref')) return alert.instances.at(-1)!;
   return alert.instances.find((i) => i.ref === ref) ?? alert.instances.find((i) => i.ref === DEFAULT_REF) ?? first;
 }
 

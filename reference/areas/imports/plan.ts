@@ -73,7 +73,8 @@ export function plan(input: PlanInput): Frame[] {
     return [...frames, importing(0, false), { status: 'auth_failed', fetched: false }];
   }
   if (scenario === 'broken') return [...frames, ...IMPORT_PERCENTS.slice(0, 2).map((p) => importing(p)), { status: 'error', fetched: true }];
-  frames.push(...IMPORT_PERCENTS.map((p) => importing(p)));
+  // The fault leaves out the importing step after detection (a restart from importing keeps it).
+  if (!(input.from === 'detecting' && fault('imports-detection-skips-importing'))) frames.push(...IMPORT_PERCENTS.map((p) => importing(p)));
   if (!fault('imports-skip-mapping')) frames.push({ status: 'mapping', fetched: true });
   frames.push(...PUSH_PERCENTS.map((p): Frame => ({ status: 'pushing', fetched: true, pushPercent: fault('imports-push-percent-out-of-range') ? p * 10 : p })));
   frames.push({ status: 'complete', fetched: true });

@@ -57,16 +57,17 @@ export function renderImport(ctx: HandlerContext, rec: ImportRecord): Record<str
   const { status } = frame;
   const url = `${ctx.apiBase}/repos/${rec.repo.owner}/${rec.repo.name}`;
   const large = visibleLargeFiles(ctx, rec);
-  const vcs = rec.vcs ?? (UNDETECTED.includes(status) || rec.vcsUrl === null ? null : detectVcs(rec.vcsUrl));
+  const vcs = rec.vcs ?? (UNDETECTED.includes(status) || rec.vcsUrl === null || ctx.fault('imports-detected-vcs-null') ? null : detectVcs(rec.vcsUrl));
+  const counted = ctx.fault('imports-has-large-files-false') ? [] : large;
   return {
     vcs,
     vcs_url: rec.vcsUrl,
     status,
     status_text: STATUS_TEXT[status],
     use_lfs: rec.useLfs,
-    has_large_files: ctx.fault('schema-import-has-large-files-string') ? String(large.length > 0) : large.length > 0,
-    large_files_size: Math.round(large.reduce((sum, f) => sum + f.size, 0) / GB),
-    large_files_count: large.length,
+    has_large_files: ctx.fault('schema-import-has-large-files-string') ? String(counted.length > 0) : counted.length > 0,
+    large_files_size: Math.round(counted.reduce((sum, f) => sum + f.size, 0) / (ctx.fault('imports-large-files-size-bytes') ? 1 : GB)),
+    large_files_count: counted.length,
     authors_count: visibleAuthors(rec).length,
     ...(status === 'importing' ? { commit_count: Math.round((TOTAL_COMMITS * (frame.percent ?? 0)) / 100) } : {}),
     ...(frame.percent !== undefined ? { percent: frame.percent } : {}),
