@@ -1,6 +1,7 @@
 /**
  * The embedded reference behind a tiny node:http front that changes ONE thing in its answers,
- * to stand for a target set up differently (or broken) without writing another server.
+ * to stand for a target set up differently (or broken) without writing another server. The
+ * alterations the tests use live here, each named for the target it stands for.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import { request } from 'undici';
@@ -8,6 +9,7 @@ import { listen } from '../../src/listen.js';
 import { referenceProfile } from '../../reference/profile.js';
 import { startReference, type ReferenceOptions, type RunningReference } from '../../reference/server.js';
 import type { Profile } from '../../src/profile.js';
+import type { RunResult } from '../../src/model.js';
 
 export interface Answer {
   status: number;
@@ -32,8 +34,11 @@ export interface AlteredReference {
   close(): Promise<void>;
 }
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}): Answer =>
+/** A JSON answer, as the platform sends them. */
+export const json = (status: number, body: unknown, headers: Record<string, string> = {}): Answer =>
   ({ status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(body) });
+
+const pathOf = (req: IncomingMessage) => new URL(req.url ?? '/', 'http://front.invalid').pathname;
 
 /** Every request answered 500, as a target whose application is down. */
 export const serverErrors: Alteration = { instead: () => json(500, { message: 'Internal Server Error' }) };
@@ -56,8 +61,7 @@ export const refuseVendorMediaType = (word = 'service'): Alteration => ({
 export const rateLimitingOff: Alteration = {
   change: (req, answer) => {
     const headers = Object.fromEntries(Object.entries(answer.headers).filter(([k]) => !k.toLowerCase().startsWith('x-ratelimit-')));
-    const path = new URL(req.url ?? '/', 'http://front.invalid').pathname;
-    if (path.endsWith('/rate_limit') && answer.status === 200) return json(404, { message: 'Rate limiting is not enabled.' }, {});
+    if (pathOf(req).endsWith('/rate_limit') && answer.status === 200) return json(404, { message: 'Rate limiting is not enabled.' }, {});
     return { ...answer, headers };
   },
 };
@@ -74,6 +78,35 @@ export const rejectTokens = (...values: string[]): Alteration => ({
     return !values.length || values.some((v) => auth.endsWith(` ${v}`)) ? json(401, { message: 'Bad credentials' }) : undefined;
   },
 });
+
+/**
+ * Search 422s worded "Validation Failed", with GitHub's capital F, where document 1 quotes
+ * 'Validation failed': the same words in other letter case.
+ */
+export const validationFailedCapitalised: Alteration = {
+  change: (req, answer) => {
+    if (answer.status !== 422 || !pathOf(req).includes('/search/')) return answer;
+    const body = JSON.parse(answer.body) as { message?: unknown };
+    return body.message === 'Validation failed' ? { ...answer, body: JSON.stringify({ ...body, message: 'Validation Failed' }) } : answer;
+  },
+};
+
+/** What the preflight asks (rate-limit status, public events, the public repository's events), so a run gets past it. */
+const PREFLIGHT_PATHS = ['/rate_limit', '/events', '/repos/acme/widgets/events'];
+
+/**
+ * The same answer to every request the preflight does not make: the checks meet nothing else, as
+ * against a target that refuses everything past the few requests that show it is this API.
+ */
+export const onlyPreflightServed = (status: number, message: string): Alteration => ({
+  instead: (req) => (PREFLIGHT_PATHS.includes(pathOf(req)) ? undefined : json(status, { message })),
+});
+
+/** Checks that passed without one answer below 400 (each saw only refusals, errors or nothing): a pass on nothing. */
+export function passedOnNothing(r: RunResult): string[] {
+  const statusOf = new Map(r.transcript.map((e) => [e.id, e.response?.status ?? 0]));
+  return r.checks.filter((c) => c.outcome === 'pass' && !c.exchanges.some((id) => { const s = statusOf.get(id) ?? 0; return s > 0 && s < 400; })).map((c) => c.id);
+}
 
 export async function startAlteredReference(alteration: Alteration, options: ReferenceOptions = {}): Promise<AlteredReference> {
   const reference = await startReference({ port: 0, pollIntervalSeconds: 1, ...options });
