@@ -79,17 +79,43 @@ export const rejectTokens = (...values: string[]): Alteration => ({
   },
 });
 
+/** A JSON answer's body changed by `edit`, for the answers `applies` picks. */
+const editJson = (applies: (req: IncomingMessage, answer: Answer) => boolean, edit: (body: Record<string, unknown>) => void): Alteration => ({
+  change: (req, answer) => {
+    if (!applies(req, answer)) return answer;
+    const body = JSON.parse(answer.body) as Record<string, unknown>;
+    edit(body);
+    return { ...answer, body: JSON.stringify(body) };
+  },
+});
+
+/** GET /rate_limit without one member in every category and in rate, as a target that does not count it. */
+export const rateLimitWithout = (member: string): Alteration => editJson(
+  (req, answer) => pathOf(req).endsWith('/rate_limit') && answer.status === 200,
+  (body) => {
+    for (const status of [...Object.values(body.resources as Record<string, Record<string, unknown>>), body.rate as Record<string, unknown> | undefined]) if (status) delete status[member];
+  },
+);
+
+/** Alert updates answered without dismissed_at and dismissed_by: fields whose requiredness the spec does not show. */
+export const alertUpdateWithoutDismissal: Alteration = editJson(
+  (req, answer) => req.method === 'PATCH' && pathOf(req).includes('/code-scanning/alerts/') && answer.status === 200,
+  (body) => {
+    delete body.dismissed_at;
+    delete body.dismissed_by;
+  },
+);
+
 /**
  * Search 422s worded "Validation Failed", with GitHub's capital F, where document 1 quotes
  * 'Validation failed': the same words in other letter case.
  */
-export const validationFailedCapitalised: Alteration = {
-  change: (req, answer) => {
-    if (answer.status !== 422 || !pathOf(req).includes('/search/')) return answer;
-    const body = JSON.parse(answer.body) as { message?: unknown };
-    return body.message === 'Validation failed' ? { ...answer, body: JSON.stringify({ ...body, message: 'Validation Failed' }) } : answer;
+export const validationFailedCapitalised: Alteration = editJson(
+  (req, answer) => answer.status === 422 && pathOf(req).includes('/search/'),
+  (body) => {
+    if (body.message === 'Validation failed') body.message = 'Validation Failed';
   },
-};
+);
 
 /** What the preflight asks (rate-limit status, public events, the public repository's events), so a run gets past it. */
 const PREFLIGHT_PATHS = ['/rate_limit', '/events', '/repos/acme/widgets/events'];

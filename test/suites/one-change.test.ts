@@ -1,0 +1,62 @@
+/**
+ * Fields and wording a correct server may differ in: against the reference changed in that one
+ * thing, nothing fails and no check passes having seen nothing; what cannot be judged is inconclusive.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CheckResult, RunResult } from '../../src/model.js';
+import { runConformance, type RunOptions } from '../../src/runner.js';
+import {
+  alertUpdateWithoutDismissal, passedOnNothing, rateLimitWithout, startAlteredReference, validationFailedCapitalised, type AlteredReference, type Alteration,
+} from '../helpers/altered-reference.js';
+
+const ids = (r: RunResult, pick: (c: CheckResult) => boolean) => r.checks.filter(pick).map((c) => c.id).sort();
+
+function against(title: string, alteration: Alteration, select: Pick<RunOptions, 'suites' | 'grep'>, checks: (get: () => RunResult) => void): void {
+  describe(title, () => {
+    let target: AlteredReference;
+    let result: RunResult;
+    beforeAll(async () => {
+      target = await startAlteredReference(alteration);
+      result = await runConformance({ profile: target.profile, allowWrites: true, ...select });
+    }, 120_000);
+    afterAll(() => target?.close());
+
+    it('fails nothing and passes nothing on nothing', () => {
+      expect(result.stopped).toBeUndefined();
+      expect(ids(result, (c) => c.outcome === 'fail')).toEqual([]);
+      expect(passedOnNothing(result)).toEqual([]);
+    });
+
+    checks(() => result);
+  });
+}
+
+against('search 422s worded "Validation Failed" (GitHub\'s capital F)', validationFailedCapitalised, { suites: ['search'] }, (run) => {
+  it('every search check that reads the 422 message warns, quoting it; the rest pass', () => {
+    const warned = run().checks.filter((c) => c.outcome === 'warn');
+    expect(warned.map((c) => c.id).sort()).toEqual([
+      'search.app-user-issue-qualifier', 'search.code-requires-term', 'search.inaccessible-resources-422', 'search.max-operators', 'search.q-length-256', 'search.q-required',
+    ]);
+    for (const c of warned) expect(c.message, c.id).toContain('"Validation Failed", \'Validation failed\' in other letter case');
+    expect(ids(run(), (c) => c.outcome === 'pass')).toContain('search.labels-repository-id');
+  });
+});
+
+against('GET /rate_limit without core.used (or any used)', rateLimitWithout('used'), { suites: ['rate-limit'] }, (run) => {
+  it('the counting checks are inconclusive, naming the absent counter; the status check notes it', () => {
+    const counting = ['rate-limit.304-not-counted', 'rate-limit.endpoint-not-counted', 'rate-limit.search-separate'];
+    expect(ids(run(), (c) => c.skipReason === 'inconclusive')).toEqual(counting);
+    for (const c of run().checks.filter((x) => counting.includes(x.id))) expect(c.message, c.id).toMatch(/no integer resources\.(core|search)\.used \(absent\)/);
+    const status = run().checks.find((c) => c.id === 'rate-limit.status-categories')!;
+    expect(status.outcome).toBe('pass');
+    expect(status.findings.map((f) => f.message)).toContain('resources.core.used absent (requiredness not shown)');
+  });
+});
+
+against('alert updates without dismissed_at and dismissed_by', alertUpdateWithoutDismissal, { grep: 'alerts.dismiss' }, (run) => {
+  it('alerts.dismiss passes on the state and reason it saw, noting the absent fields', () => {
+    const dismiss = run().checks.find((c) => c.id === 'alerts.dismiss')!;
+    expect(dismiss.outcome).toBe('pass');
+    expect(dismiss.findings.map((f) => f.message)).toContain('the answer has no dismissed_at, dismissed_by (requiredness not shown)');
+  });
+});
