@@ -128,10 +128,14 @@ export const onlyPreflightServed = (status: number, message: string): Alteration
   instead: (req) => (PREFLIGHT_PATHS.includes(pathOf(req)) ? undefined : json(status, { message })),
 });
 
+/** Checks whose subject is a header of the refusal itself: they judge what they read there. */
+const READ_FROM_REFUSALS = new Set(['auth.accepted-permissions-header', 'permissions.code-scanning-header']);
+
 /** Checks that passed without one answer below 400 (each saw only refusals, errors or nothing): a pass on nothing. */
 export function passedOnNothing(r: RunResult): string[] {
   const statusOf = new Map(r.transcript.map((e) => [e.id, e.response?.status ?? 0]));
-  return r.checks.filter((c) => c.outcome === 'pass' && !c.exchanges.some((id) => { const s = statusOf.get(id) ?? 0; return s > 0 && s < 400; })).map((c) => c.id);
+  const sawAnswer = (id: number) => { const s = statusOf.get(id) ?? 0; return s > 0 && s < 400; };
+  return r.checks.filter((c) => c.outcome === 'pass' && !READ_FROM_REFUSALS.has(c.id) && !c.exchanges.some(sawAnswer)).map((c) => c.id);
 }
 
 export async function startAlteredReference(alteration: Alteration, options: ReferenceOptions = {}): Promise<AlteredReference> {
