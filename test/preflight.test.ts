@@ -145,6 +145,17 @@ describe('no profile (a base URL only)', () => {
   });
 });
 
+describe('a run of observations only', () => {
+  it('judged no stated rule: stopped as nothing-checked, naming the observations and what to select', async () => {
+    const ref = await reference();
+    const r = await runConformance({ baseUrl: ref.url, grep: 'omitted' });
+    expect(r.checks.map((c) => c.outcome)).toEqual(['info']);
+    expect(r.stopped?.reason).toBe('nothing-checked');
+    expect(r.stopped?.message).toBe('nothing was checked: no check of 1 passed or failed; 1 only observed behaviour the spec does not show (versioning.omitted-or-unknown; '
+      + 'the report lists what was seen, but no stated rule was judged: select checks of stated rules too, see --list)');
+  });
+});
+
 describe('a selection of nothing', () => {
   it('is refused before anything is sent', async () => {
     await expect(runConformance({ baseUrl: 'http://127.0.0.1:9', grep: 'no-such-check-anywhere' })).rejects.toThrow('nothing to run: --grep "no-such-check-anywhere" selects no check');
