@@ -5,6 +5,8 @@
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import { request } from 'undici';
+import { afterAll, beforeAll } from 'vitest';
+import { runConformance, type RunOptions } from '../../src/runner.js';
 import { listen } from '../../src/listen.js';
 import { referenceProfile } from '../../reference/profile.js';
 import { startReference, type ReferenceOptions, type RunningReference } from '../../reference/server.js';
@@ -179,4 +181,16 @@ export async function startAlteredReference(alteration: Alteration, options: Ref
       await reference.close();
     },
   };
+}
+
+/** For the enclosing describe block: a front with this alteration and one run against it, as its profile allows; the getter gives the result. */
+export function runAgainst(alteration: Alteration, options: Omit<RunOptions, 'profile'> = {}, reference: ReferenceOptions = {}): () => RunResult {
+  let front: AlteredReference | undefined;
+  let result: RunResult | undefined;
+  beforeAll(async () => {
+    front = await startAlteredReference(alteration, reference);
+    result = await runConformance({ ...options, profile: front.profile });
+  }, 120_000);
+  afterAll(() => front?.close());
+  return () => result!;
 }

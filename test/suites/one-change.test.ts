@@ -2,32 +2,26 @@
  * Fields and wording a correct server may differ in: against the reference changed in that one
  * thing, nothing fails and no check passes having seen nothing; what cannot be judged is inconclusive.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CheckResult, RunResult } from '../../src/model.js';
-import { runConformance, type RunOptions } from '../../src/runner.js';
+import type { RunOptions } from '../../src/runner.js';
 import {
-  alertUpdateWithoutDismissal, passedOnNothing, rateLimitWithout, startAlteredReference, validationFailedCapitalised, type AlteredReference, type Alteration,
+  alertUpdateWithoutDismissal, passedOnNothing, rateLimitWithout, runAgainst, validationFailedCapitalised, type Alteration,
 } from '../helpers/altered-reference.js';
 
 const ids = (r: RunResult, pick: (c: CheckResult) => boolean) => r.checks.filter(pick).map((c) => c.id).sort();
 
 function against(title: string, alteration: Alteration, select: Pick<RunOptions, 'suites' | 'grep'>, checks: (get: () => RunResult) => void): void {
   describe(title, () => {
-    let target: AlteredReference;
-    let result: RunResult;
-    beforeAll(async () => {
-      target = await startAlteredReference(alteration);
-      result = await runConformance({ profile: target.profile, allowWrites: true, ...select });
-    }, 120_000);
-    afterAll(() => target?.close());
+    const run = runAgainst(alteration, { allowWrites: true, ...select });
 
     it('fails nothing and passes nothing on nothing', () => {
-      expect(result.stopped).toBeUndefined();
-      expect(ids(result, (c) => c.outcome === 'fail')).toEqual([]);
-      expect(passedOnNothing(result)).toEqual([]);
+      expect(run().stopped).toBeUndefined();
+      expect(ids(run(), (c) => c.outcome === 'fail')).toEqual([]);
+      expect(passedOnNothing(run())).toEqual([]);
     });
 
-    checks(() => result);
+    checks(run);
   });
 }
 
