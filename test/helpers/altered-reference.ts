@@ -99,6 +99,19 @@ export const rateLimitWithout = (member: string): Alteration => editJson(
   },
 );
 
+/**
+ * One field left out of the records of the GET answers whose path matches `where` (a list's
+ * entries, a search envelope's items, or the one resource), as a target that does not send it.
+ */
+export const withoutField = (field: string, where: RegExp): Alteration => editJson(
+  (req, answer) => req.method === 'GET' && answer.status === 200 && where.test(pathOf(req)),
+  (body) => {
+    const records = Array.isArray(body) ? body : Array.isArray(body.items) ? body.items : [body];
+    if (field in body && !Array.isArray(body)) delete body[field];
+    for (const r of records as Record<string, unknown>[]) delete r[field];
+  },
+);
+
 /** Alert updates answered without dismissed_at and dismissed_by: fields whose requiredness the spec does not show. */
 export const alertUpdateWithoutDismissal: Alteration = editJson(
   (req, answer) => req.method === 'PATCH' && pathOf(req).includes('/code-scanning/alerts/') && answer.status === 200,

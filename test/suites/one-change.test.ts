@@ -6,17 +6,18 @@ import { describe, expect, it } from 'vitest';
 import type { CheckResult, RunResult } from '../../src/model.js';
 import type { RunOptions } from '../../src/runner.js';
 import {
-  alertUpdateWithoutDismissal, passedOnNothing, rateLimitWithout, runAgainst, validationFailedCapitalised, type Alteration,
+  alertUpdateWithoutDismissal, passedOnNothing, rateLimitWithout, runAgainst, validationFailedCapitalised, withoutField, type Alteration,
 } from '../helpers/altered-reference.js';
 
 const ids = (r: RunResult, pick: (c: CheckResult) => boolean) => r.checks.filter(pick).map((c) => c.id).sort();
 
-function against(title: string, alteration: Alteration, select: Pick<RunOptions, 'suites' | 'grep'>, checks: (get: () => RunResult) => void): void {
+/** `alone`: the selection is the checks that cannot judge, so the run checked nothing (exit 2). */
+function against(title: string, alteration: Alteration, select: Pick<RunOptions, 'suites' | 'grep'>, checks: (get: () => RunResult) => void, alone = false): void {
   describe(title, () => {
     const run = runAgainst(alteration, { allowWrites: true, ...select });
 
     it('fails nothing and passes nothing on nothing', () => {
-      expect(run().stopped).toBeUndefined();
+      expect(run().stopped?.reason).toBe(alone ? 'nothing-checked' : undefined);
       expect(ids(run(), (c) => c.outcome === 'fail')).toEqual([]);
       expect(passedOnNothing(run())).toEqual([]);
     });
@@ -54,3 +55,24 @@ against('alert updates without dismissed_at and dismissed_by', alertUpdateWithou
     expect(dismiss.findings.map((f) => f.message)).toContain('the answer has no dismissed_at, dismissed_by (requiredness not shown)');
   });
 });
+
+/** A field whose requiredness the spec does not show, left out where these checks read it: they cannot judge, so they are inconclusive. */
+const UNSENT: [field: string, where: RegExp, select: Pick<RunOptions, 'suites' | 'grep'>, inconclusive: string[]][] = [
+  ['updated_at', /^\/notifications$/, { grep: 'notifications.newest-first' }, ['notifications.newest-first']],
+  ['unread', /^\/notifications\/threads\/[^/]+$/, { grep: 'notifications.thread-mark-read' }, ['notifications.thread-mark-read']],
+  ['ignored', /\/subscription$/, { grep: 'notifications.subscription-ignore' }, ['notifications.subscription-ignore']],
+  ['created_at', /events/, { suites: ['events'] }, ['events.age-90-days', 'events.public-delay']],
+  ['public', /received_events\/public$/, { grep: 'events.received-public-only' }, ['events.received-public-only']],
+  ['score', /^\/search\//, { grep: 'search.best-match-descending' }, ['search.best-match-descending']],
+  ['total_count', /^\/search\//, { grep: 'search.total-count' }, ['search.total-count']],
+  ['state', /code-scanning\/alerts$/, { grep: 'alerts.state-filter' }, ['alerts.state-filter']],
+  ['created_at', /code-scanning\/alerts$/, { grep: 'alerts.sort-direction' }, ['alerts.sort-direction']],
+  ['size', /large_files$/, { grep: 'Large files listed' }, ['imports.large-files']],
+];
+for (const [field, where, select, inconclusive] of UNSENT) {
+  against(`${field} left out of GET ${where.source}`, withoutField(field, where), select, (run) => {
+    it(`${inconclusive.join(', ')}: inconclusive, not passed`, () => {
+      expect(ids(run(), (c) => inconclusive.includes(c.id) && c.skipReason === 'inconclusive')).toEqual([...inconclusive].sort());
+    });
+  }, !select.suites);
+}
