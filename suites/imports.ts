@@ -208,10 +208,11 @@ export const importsSuite: Suite = {
     check('imports.authors-since', 'since lists only authors with a greater id', 'imports.authors-since', async (t) => {
       await start(t, { vcs: 'subversion', vcs_url: url(t, 'ok') });
       await follow(t);
-      const all = t.body<{ id: number }[]>(await t.request({ path: `${importPath(t)}/authors` })) ?? [];
-      if (all.length < 2) return t.skip('inconclusive', 'fewer than two authors');
+      // Requiredness of id is not shown: only the authors that give one are compared.
+      const all = (t.body<{ id?: unknown }[]>(await t.request({ path: `${importPath(t)}/authors` })) ?? []).filter((a): a is { id: number } => typeof a.id === 'number');
+      if (all.length < 2) return t.skip('inconclusive', `${all.length} authors with an id: fewer than two`);
       const since = Math.min(...all.map((a) => a.id));
-      const later = t.body<{ id: number }[]>(await t.request({ path: `${importPath(t)}/authors?since=${since}` })) ?? [];
+      const later = (t.body<{ id?: unknown }[]>(await t.request({ path: `${importPath(t)}/authors?since=${since}` })) ?? []).filter((a): a is { id: number } => typeof a.id === 'number');
       if (later.some((a) => a.id <= since)) t.fail(`since=${since} lists ids ${later.filter((a) => a.id <= since).map((a) => a.id).join(', ')}`);
       if (later.length !== all.length - 1) t.fail(`since=${since} lists ${later.length} authors, not ${all.length - 1}`);
     }),

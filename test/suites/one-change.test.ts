@@ -68,6 +68,7 @@ const UNSENT: [field: string, where: RegExp, select: Pick<RunOptions, 'suites' |
   ['state', /code-scanning\/alerts$/, { grep: 'alerts.state-filter' }, ['alerts.state-filter']],
   ['created_at', /code-scanning\/alerts$/, { grep: 'alerts.sort-direction' }, ['alerts.sort-direction']],
   ['size', /large_files$/, { grep: 'Large files listed' }, ['imports.large-files']],
+  ['id', /import\/authors$/, { grep: 'since lists only authors' }, ['imports.authors-since']],
 ];
 for (const [field, where, select, inconclusive] of UNSENT) {
   against(`${field} left out of GET ${where.source}`, withoutField(field, where), select, (run) => {
