@@ -111,6 +111,11 @@ export const searchSuite: Suite = {
     check('search.per-page-max-100', 'per_page is capped at 100', 'search.per-page-max-100', async (t) => {
       const r = await search(t, 'issues', keyword(t), '&per_page=101');
       if (!t.expectStatus(r, [200, 422], 'per_page=101')) return;
+      if (r.status === 422) {
+        // A refusal of 101 shows the cap only if 100 is admitted: the control.
+        await expectRefusal(t, { probe: r, control: searchRequest('issues', keyword(t), '&per_page=100'), expected: [422], what: 'per_page=101' });
+        return;
+      }
       const body = t.body<Envelope>(r);
       const items = body?.items ?? [];
       if (items.length > LIMITS.search.maxPerPage) t.fail(`per_page=101 returned ${items.length} items`);
