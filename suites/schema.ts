@@ -158,8 +158,10 @@ const errorBodies: CheckSpec = {
   requirement: 'errors.message',
   needs: { tokens: ['classic'] },
   async run(t) {
-    // The control: a good request at the same root, so a 404 from something that answers everything so is no error of this API.
-    const control = await t.request({ path: '/notifications?per_page=1', reuse: true });
+    // The control: the same read of a thread that exists (the profile's first; else the listing), so a
+    // 404 from something that answers everything so is no error of this API.
+    const thread = t.resources.thread_ids?.[0];
+    const control = await t.request({ path: thread ? `/notifications/threads/${thread}` : '/notifications?per_page=1', reuse: true });
     // The search 422's message is checked by the search suite; these probes spend no search quota.
     const probes = ['/notifications/threads/0', '/no-such-endpoint-conformance-probe'];
     for (const path of probes) {
