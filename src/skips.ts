@@ -27,6 +27,11 @@ export function nothingChecked(checks: readonly CheckResult[], profile: Profile)
     const fix = reason === 'missing-token' && !hasTokens(profile) ? NO_PROFILE_FIX : `${skipped[0]!.message}: ${SKIP_FIXES[reason]}`;
     return `${skipped.length} skipped (${reason}; ${fix})`;
   });
-  const observed = checks.length - [...byReason.values()].reduce((n, s) => n + s.length, 0);
-  return `nothing was checked: no check of ${checks.length} passed or failed${observed ? ` (${observed} only observed)` : ''}; ${main.join('; ')}`;
+  // Info is an observation where the spec shows no rule: it judges nothing, so it is not a check that ran (exit 2, not 0).
+  const observed = checks.filter((c) => c.outcome === 'info');
+  if (observed.length) {
+    main.push(`${observed.length} only observed behaviour the spec does not show (${observed.slice(0, 3).map((c) => c.id).join(', ')}${observed.length > 3 ? ', …' : ''}; `
+      + 'the report lists what was seen, but no stated rule was judged: select checks of stated rules too, see --list)');
+  }
+  return `nothing was checked: no check of ${checks.length} passed or failed; ${main.join('; ')}`;
 }

@@ -37,7 +37,9 @@ export const eventsSuite: Suite = {
         if (!got) return;
         if (page === 1 && !got.items.length) return t.skip('inconclusive', `${t.resources.public_repo} has no events: no age to judge`);
         const oldest = serverNow(got.reply) - LIMITS.events.maxAgeDays * DAY - SKEW_MS;
-        const old = got.items.filter((e) => Date.parse(e.created_at) < oldest);
+        const dated = got.items.filter((e) => !Number.isNaN(Date.parse(e.created_at)));
+        if (page === 1 && !dated.length) return t.skip('inconclusive', `no event of ${t.resources.public_repo} gives a created_at: no age to judge`);
+        const old = dated.filter((e) => Date.parse(e.created_at) < oldest);
         if (old.length) return t.fail(`page ${page} holds ${old.length} events older than 90 days, e.g. created_at ${old[0]!.created_at}`);
         if (got.items.length < 100) return;
       }
@@ -47,7 +49,9 @@ export const eventsSuite: Suite = {
       if (!got) return;
       if (!got.items.length) return t.skip('inconclusive', 'GET /events listed no event: no delay to judge');
       const newest = serverNow(got.reply) - LIMITS.events.publicDelayMinutes * 60_000 + SKEW_MS;
-      const fresh = got.items.filter((e) => Date.parse(e.created_at) > newest);
+      const dated = got.items.filter((e) => !Number.isNaN(Date.parse(e.created_at)));
+      if (!dated.length) return t.skip('inconclusive', 'no event of GET /events gives a created_at: no delay to judge');
+      const fresh = dated.filter((e) => Date.parse(e.created_at) > newest);
       if (fresh.length) t.fail(`${fresh.length} events are younger than five minutes, e.g. created_at ${fresh[0]!.created_at}`);
     }),
     check('events.network-301', 'A moved repository network answers 301', 'events.network-301', { tokens: ['classic'], resources: ['moved_network'] }, async (t) => {
@@ -78,7 +82,7 @@ export const eventsSuite: Suite = {
       if (!user) return t.skip('missing-resource', 'the profile does not name the classic token\'s login (tokens.classic.login)');
       const got = await events(t, `/users/${user}/received_events/public?per_page=100`);
       if (got?.items.some((e) => e.public === false)) t.fail('private events are listed');
-      else if (got && !got.items.length) t.skip('inconclusive', `${user} received no public event: nothing to judge`);
+      else if (got && !got.items.some((e) => e.public === true)) t.skip('inconclusive', `${user} received no event marked public (${got.items.length} listed): nothing to judge`);
     }),
     check('events.per-page-100', 'Event pages hold at most 100 events', 'events.per-page-100', { anonymous: true }, async (t) => {
       const user = login(t);

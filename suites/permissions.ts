@@ -222,7 +222,10 @@ const importChecks: CheckSpec[] = [
       if (!IMPORTS.some((e) => tokenFor(e).length)) return noToken(t, 'at all');
       // "Source imports: personal access token (classic) only" may mean no permission applies, so a
       // missing header is information; a header naming another permission or level still fails.
-      for (const p of await probeImports(t, IMPORTS, tokenFor)) judgeHeader(t, p.endpoint, p.reply, 'info');
+      const probes = await probeImports(t, IMPORTS, tokenFor);
+      for (const p of probes) judgeHeader(t, p.endpoint, p.reply, 'info');
+      const name = t.names.acceptedPermissionsHeader;
+      if (!probes.some((p) => p.reply.headers[name.toLowerCase()] !== undefined)) t.inconclusive(`none of ${probes.length} import answers carried ${name}: nothing to judge`);
     },
   },
 ];

@@ -5,6 +5,7 @@
  */
 import { CATALOGUE, type Endpoint } from '../spec/catalogue.js';
 import type { ProfileResources } from '../src/profile.js';
+import { judgeRefusal } from '../src/refusal.js';
 import { grade, type Finding } from '../src/schemas.js';
 import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
 
@@ -157,12 +158,22 @@ const errorBodies: CheckSpec = {
   requirement: 'errors.message',
   needs: { tokens: ['classic'] },
   async run(t) {
+    // The control: the same read of a thread that exists (the profile's first; else the listing), so a
+    // 404 from something that answers everything so is no error of this API.
+    const thread = t.resources.thread_ids?.[0];
+    const control = await t.request({ path: thread ? `/notifications/threads/${thread}` : '/notifications?per_page=1', reuse: true });
     // The search 422's message is checked by the search suite; these probes spend no search quota.
     const probes = ['/notifications/threads/0', '/no-such-endpoint-conformance-probe'];
     for (const path of probes) {
       const reply = await t.request({ path });
       if (reply.status < 400) {
-        t.info(`GET ${path} answered ${reply.status}, not an error`);
+        t.inconclusive(`GET ${path} answered ${reply.status}, not an error`);
+        continue;
+      }
+      // A 406, 415, 429 or 5xx is not the error the bad request was for: its body is not judged.
+      const { verdict, reason } = judgeRefusal(reply.status, control.status);
+      if (verdict !== 'refused') {
+        t.inconclusive(`GET ${path}: ${reason}`);
         continue;
       }
       const body = reply.json as { message?: unknown } | undefined;

@@ -9,7 +9,7 @@ import { referenceProfile } from '../reference/profile.js';
 import { runConformance } from '../src/runner.js';
 import type { CheckResult, RunResult } from '../src/model.js';
 import {
-  htmlBadGateway, rateLimitingOff, rateLimitingOffQuotas, refuseVendorMediaType, rejectTokens, serverErrors, startAlteredReference, type AlteredReference,
+  htmlBadGateway, passedOnNothing, rateLimitingOff, rateLimitingOffQuotas, refuseVendorMediaType, rejectTokens, serverErrors, startAlteredReference, type AlteredReference,
 } from './helpers/altered-reference.js';
 
 const ids = (checks: CheckResult[], pick: (c: CheckResult) => boolean) => checks.filter(pick).map((c) => c.id).sort();
@@ -95,6 +95,7 @@ describe('a partial setup is one notice; only what depends on it is skipped', ()
     expect(failing(r)).toEqual(['versioning.media-types']);
     expect(ids(r.checks, (c) => c.skipReason === 'media-type-refused')).toEqual(['search.text-match-indices']);
     expect(r.counts.pass).toBeGreaterThan(50);
+    expect(passedOnNothing(r)).toEqual([]);
   });
 
   it('rate limiting off: no check fails; the rate-limit checks are skipped naming it, the versioning checks pass', async () => {
@@ -107,6 +108,7 @@ describe('a partial setup is one notice; only what depends on it is skipped', ()
     expect(skipped.map((c) => c.id)).toEqual(expect.arrayContaining(['rate-limit.status-categories', 'rate-limit.search-separate', 'schema.rate-limit.get']));
     for (const c of skipped) expect(c.message).toContain('rate limiting is off');
     expect(ids(r.checks, (c) => c.suite === 'versioning' && c.outcome === 'pass')).toEqual(['versioning.listed-versions', 'versioning.media-types']);
+    expect(passedOnNothing(r)).toEqual([]);
   });
 
   it('one token rejected: its checks are skipped naming it, the rest run and pass', async () => {
@@ -119,6 +121,7 @@ describe('a partial setup is one notice; only what depends on it is skipped', ()
     const skipped = r.checks.filter((c) => c.skipReason === 'token-rejected');
     expect(skipped.length).toBeGreaterThan(0);
     for (const c of skipped) expect(c.message).toContain('"org_member"');
+    expect(passedOnNothing(r)).toEqual([]);
   });
 });
 
@@ -128,8 +131,9 @@ describe('no profile (a base URL only)', () => {
     const r = await runConformance({ baseUrl: ref.url });
     expect(r.stopped).toBeUndefined();
     expect(failing(r)).toEqual([]);
-    expect(ids(r.checks, (c) => c.outcome === 'pass')).toEqual(expect.arrayContaining(['rate-limit.status-categories', 'schema.search.issues', 'versioning.listed-versions']));
+    expect(ids(r.checks, (c) => c.outcome === 'pass')).toEqual(expect.arrayContaining(['rate-limit.status-categories', 'schema.events.public', 'versioning.listed-versions']));
     expect(r.transcript.filter((e) => e.request.headers.authorization)).toEqual([]);
+    expect(passedOnNothing(r)).toEqual([]);
     expect(r.notices).toEqual([expect.stringMatching(/^the profile names no token: \d+ checks need none; \d+ need one \(classic \(\d+\).*conformance reference --write-profile/)]);
   });
 
@@ -138,6 +142,17 @@ describe('no profile (a base URL only)', () => {
     const r = await runConformance({ baseUrl: ref.url, suites: ['notifications'] });
     expect(r.stopped?.reason).toBe('nothing-checked');
     expect(r.stopped?.message).toMatch(/^nothing was checked: .*skipped \(missing-token; no profile: write one with `conformance reference --write-profile <file>` as an example, see docs\/profile\.md\)/);
+  });
+});
+
+describe('a run of observations only', () => {
+  it('judged no stated rule: stopped as nothing-checked, naming the observations and what to select', async () => {
+    const ref = await reference();
+    const r = await runConformance({ baseUrl: ref.url, grep: 'omitted' });
+    expect(r.checks.map((c) => c.outcome)).toEqual(['info']);
+    expect(r.stopped?.reason).toBe('nothing-checked');
+    expect(r.stopped?.message).toBe('nothing was checked: no check of 1 passed or failed; 1 only observed behaviour the spec does not show (versioning.omitted-or-unknown; '
+      + 'the report lists what was seen, but no stated rule was judged: select checks of stated rules too, see --list)');
   });
 });
 

@@ -1,13 +1,17 @@
 /**
  * The embedded reference behind a tiny node:http front that changes ONE thing in its answers,
- * to stand for a target set up differently (or broken) without writing another server.
+ * to stand for a target set up differently (or broken) without writing another server. The
+ * alterations the tests use live here, each named for the target it stands for.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import { request } from 'undici';
+import { afterAll, beforeAll } from 'vitest';
+import { runConformance, type RunOptions } from '../../src/runner.js';
 import { listen } from '../../src/listen.js';
 import { referenceProfile } from '../../reference/profile.js';
 import { startReference, type ReferenceOptions, type RunningReference } from '../../reference/server.js';
 import type { Profile } from '../../src/profile.js';
+import type { RunResult } from '../../src/model.js';
 
 export interface Answer {
   status: number;
@@ -32,8 +36,11 @@ export interface AlteredReference {
   close(): Promise<void>;
 }
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}): Answer =>
+/** A JSON answer, as the platform sends them. */
+export const json = (status: number, body: unknown, headers: Record<string, string> = {}): Answer =>
   ({ status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(body) });
+
+const pathOf = (req: IncomingMessage) => new URL(req.url ?? '/', 'http://front.invalid').pathname;
 
 /** Every request answered 500, as a target whose application is down. */
 export const serverErrors: Alteration = { instead: () => json(500, { message: 'Internal Server Error' }) };
@@ -56,8 +63,7 @@ export const refuseVendorMediaType = (word = 'service'): Alteration => ({
 export const rateLimitingOff: Alteration = {
   change: (req, answer) => {
     const headers = Object.fromEntries(Object.entries(answer.headers).filter(([k]) => !k.toLowerCase().startsWith('x-ratelimit-')));
-    const path = new URL(req.url ?? '/', 'http://front.invalid').pathname;
-    if (path.endsWith('/rate_limit') && answer.status === 200) return json(404, { message: 'Rate limiting is not enabled.' }, {});
+    if (pathOf(req).endsWith('/rate_limit') && answer.status === 200) return json(404, { message: 'Rate limiting is not enabled.' }, {});
     return { ...answer, headers };
   },
 };
@@ -74,6 +80,78 @@ export const rejectTokens = (...values: string[]): Alteration => ({
     return !values.length || values.some((v) => auth.endsWith(` ${v}`)) ? json(401, { message: 'Bad credentials' }) : undefined;
   },
 });
+
+/** A JSON answer's body changed by `edit`, for the answers `applies` picks. */
+const editJson = (applies: (req: IncomingMessage, answer: Answer) => boolean, edit: (body: Record<string, unknown>) => void): Alteration => ({
+  change: (req, answer) => {
+    if (!applies(req, answer)) return answer;
+    const body = JSON.parse(answer.body) as Record<string, unknown>;
+    edit(body);
+    return { ...answer, body: JSON.stringify(body) };
+  },
+});
+
+/** GET /rate_limit without one member in every category and in rate, as a target that does not count it. */
+export const rateLimitWithout = (member: string): Alteration => editJson(
+  (req, answer) => pathOf(req).endsWith('/rate_limit') && answer.status === 200,
+  (body) => {
+    for (const status of [...Object.values(body.resources as Record<string, Record<string, unknown>>), body.rate as Record<string, unknown> | undefined]) if (status) delete status[member];
+  },
+);
+
+/**
+ * One field left out of the records of the GET answers whose path matches `where` (a list's
+ * entries, a search envelope's items, or the one resource), as a target that does not send it.
+ */
+export const withoutField = (field: string, where: RegExp): Alteration => editJson(
+  (req, answer) => req.method === 'GET' && answer.status === 200 && where.test(pathOf(req)),
+  (body) => {
+    const records = Array.isArray(body) ? body : Array.isArray(body.items) ? body.items : [body];
+    if (field in body && !Array.isArray(body)) delete body[field];
+    for (const r of records as Record<string, unknown>[]) delete r[field];
+  },
+);
+
+/** Alert updates answered without dismissed_at and dismissed_by: fields whose requiredness the spec does not show. */
+export const alertUpdateWithoutDismissal: Alteration = editJson(
+  (req, answer) => req.method === 'PATCH' && pathOf(req).includes('/code-scanning/alerts/') && answer.status === 200,
+  (body) => {
+    delete body.dismissed_at;
+    delete body.dismissed_by;
+  },
+);
+
+/**
+ * Search 422s worded "Validation Failed", with GitHub's capital F, where document 1 quotes
+ * 'Validation failed': the same words in other letter case.
+ */
+export const validationFailedCapitalised: Alteration = editJson(
+  (req, answer) => answer.status === 422 && pathOf(req).includes('/search/'),
+  (body) => {
+    if (body.message === 'Validation failed') body.message = 'Validation Failed';
+  },
+);
+
+/** What the preflight asks (rate-limit status, public events, the public repository's events), so a run gets past it. */
+const PREFLIGHT_PATHS = ['/rate_limit', '/events', '/repos/acme/widgets/events'];
+
+/**
+ * The same answer to every request the preflight does not make: the checks meet nothing else, as
+ * against a target that refuses everything past the few requests that show it is this API.
+ */
+export const onlyPreflightServed = (status: number, message: string): Alteration => ({
+  instead: (req) => (PREFLIGHT_PATHS.includes(pathOf(req)) ? undefined : json(status, { message })),
+});
+
+/** Checks whose subject is a header of the refusal itself: they judge what they read there. */
+const READ_FROM_REFUSALS = new Set(['auth.accepted-permissions-header', 'permissions.code-scanning-header']);
+
+/** Checks that passed without one answer below 400 (each saw only refusals, errors or nothing): a pass on nothing. */
+export function passedOnNothing(r: RunResult): string[] {
+  const statusOf = new Map(r.transcript.map((e) => [e.id, e.response?.status ?? 0]));
+  const sawAnswer = (id: number) => { const s = statusOf.get(id) ?? 0; return s > 0 && s < 400; };
+  return r.checks.filter((c) => c.outcome === 'pass' && !READ_FROM_REFUSALS.has(c.id) && !c.exchanges.some(sawAnswer)).map((c) => c.id);
+}
 
 export async function startAlteredReference(alteration: Alteration, options: ReferenceOptions = {}): Promise<AlteredReference> {
   const reference = await startReference({ port: 0, pollIntervalSeconds: 1, ...options });
@@ -116,4 +194,16 @@ export async function startAlteredReference(alteration: Alteration, options: Ref
       await reference.close();
     },
   };
+}
+
+/** For the enclosing describe block: a front with this alteration and one run against it, as its profile allows; the getter gives the result. */
+export function runAgainst(alteration: Alteration, options: Omit<RunOptions, 'profile'> = {}, reference: ReferenceOptions = {}): () => RunResult {
+  let front: AlteredReference | undefined;
+  let result: RunResult | undefined;
+  beforeAll(async () => {
+    front = await startAlteredReference(alteration, reference);
+    result = await runConformance({ ...options, profile: front.profile });
+  }, 120_000);
+  afterAll(() => front?.close());
+  return () => result!;
 }

@@ -5,20 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packagePath } from '../../src/paths.js';
+import { runCli } from '../helpers/cli.js';
 
 const BIN = packagePath('bin', 'conformance.js');
 const dir = mkdtempSync(join(tmpdir(), 'gate-'));
-
-function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
-    child.on('exit', (status) => resolve({ status, stdout, stderr }));
-  });
-}
 
 /** A reference with these faults, and the profile to reach it. */
 function serve(faults: string[], profile: string): Promise<ChildProcess> {
@@ -33,10 +23,10 @@ describe('baselines and expectations', () => {
     const profile = join(dir, 'target.json');
     const common = ['--profile', profile, '--suite', 'search', '--suite', 'events', '--quiet'];
     const first = await serve(['events-network-no-redirect'], profile);
-    const base = await run([...common, '--report-dir', join(dir, 'base')]);
+    const base = await runCli([...common, '--report-dir', join(dir, 'base')]);
     expect(base.status).toBe(1);
     // --only-failed reruns exactly the failures of that report.
-    const rerun = await run(['--profile', profile, '--quiet', '--report-dir', join(dir, 'rerun'), '--only-failed', join(dir, 'base', 'report.json')]);
+    const rerun = await runCli(['--profile', profile, '--quiet', '--report-dir', join(dir, 'rerun'), '--only-failed', join(dir, 'base', 'report.json')]);
     first.kill();
     expect(rerun.status).toBe(1);
     const rerunReport = JSON.parse(readFileSync(join(dir, 'rerun', 'report.json'), 'utf8'));
@@ -45,7 +35,7 @@ describe('baselines and expectations', () => {
     const second = await serve(['events-network-no-redirect', 'search-operators-unlimited'], profile);
     const summary = join(dir, 'step-summary.md');
     writeFileSync(summary, '');
-    const gated = await run([...common, '--report-dir', join(dir, 'new'), '--baseline', join(dir, 'base', 'report.json'), '--fail-on', 'new'], { GITHUB_STEP_SUMMARY: summary });
+    const gated = await runCli([...common, '--report-dir', join(dir, 'new'), '--baseline', join(dir, 'base', 'report.json'), '--fail-on', 'new'], { GITHUB_STEP_SUMMARY: summary });
     second.kill();
     expect(gated.status).toBe(1);
     expect(gated.stdout).toContain('newly failing: search.max-operators');
@@ -58,7 +48,7 @@ describe('baselines and expectations', () => {
     } }));
     // A fresh reference: the search limit of the previous one is spent for this minute.
     const third = await serve(['events-network-no-redirect', 'search-operators-unlimited'], profile);
-    const known = await run([...common, '--report-dir', join(dir, 'exp'), '--expectations', expectations]);
+    const known = await runCli([...common, '--report-dir', join(dir, 'exp'), '--expectations', expectations]);
     third.kill();
     expect(known.status).toBe(0);
     expect(known.stdout).toContain('expected to fail but passed (update the expectations file): search.q-length-256');
@@ -67,10 +57,10 @@ describe('baselines and expectations', () => {
   });
 
   it('--fail-on new without --baseline, or a malformed expectations file, is a usage error', async () => {
-    expect((await run(['--fail-on', 'new', '--list'])).status).toBe(2);
+    expect((await runCli(['--fail-on', 'new', '--list'])).status).toBe(2);
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, '{"expected-failures": {"x": 1}}');
-    const r = await run(['--expectations', bad, '--list']);
+    const r = await runCli(['--expectations', bad, '--list']);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/expected-failures/);
   });
