@@ -6,7 +6,8 @@
  */
 import { LIMITS } from '../spec/limits.js';
 import { expectRefusal } from '../src/refusal.js';
-import type { CheckSpec, Suite } from '../src/suite.js';
+import type { Reply } from '../src/client.js';
+import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
 import { importCourseChecks } from './import-courses.js';
 import { course, follow, importPath, start, url, type ImportRecord } from './imports-http.js';
 
