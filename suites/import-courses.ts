@@ -103,7 +103,7 @@ export const importCourseChecks: CheckSpec[] = [
     const status = t.body<ImportRecord>(r)?.status;
     if (status && UNDETECTED.includes(status)) t.fail(`after credentials the import is ${status}: detection restarted, not the import`);
   }),
-  check('imports.large-files-record', 'With large files listed, the record says has_large_files true and counts them', 'imports.large-files', async (t) => {
+  check('imports.large-files-record', 'has_large_files and large_files_count of the record agree with the large-file listing', 'imports.large-files', async (t) => {
     await start(t, { vcs: 'subversion', vcs_url: url(t, 'large') });
     const record = (await follow(t)).at(-1);
     const r = await t.request({ path: `${importPath(t)}/large_files` });
