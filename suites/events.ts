@@ -2,6 +2,7 @@
 import { LIMITS } from '../spec/limits.js';
 import type { Reply } from '../src/client.js';
 import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
+import { timelineChecks } from './event-timelines.js';
 
 interface EventBody { created_at: string; public: boolean }
 const DAY = 86_400_000;
@@ -77,5 +78,6 @@ export const eventsSuite: Suite = {
       const got = await events(t, user ? `/users/${user}/received_events?per_page=101` : '/events?per_page=101');
       if (got && got.items.length > LIMITS.events.maxPerPage) t.fail(`per_page=101 returned ${got.items.length} events`);
     }),
+    ...timelineChecks(),
   ],
 };

@@ -4,6 +4,7 @@
  */
 import { LIMITS } from '../../spec/limits.js';
 import type { AreaInit, AreaModule } from '../area.js';
+import type { Fault } from '../fault.js';
 import { canRead } from '../access.js';
 import { error, json, notFound, paginate, timestamp, type HandlerContext, type HandlerResult } from '../http.js';
 import { renderUser } from '../render.js';
@@ -11,7 +12,11 @@ import type { Repo, World } from '../world.js';
 
 const DAY = 86_400_000;
 const MINUTE = 60_000;
-const EVENT_COUNT = 240;
+/** Enough for every timeline of the classic user to fill more than one page of 100 within 90 days. */
+const EVENT_COUNT = 2400;
+/** The nine timelines, by the suffix of their catalogue id: per-timeline faults are named after it. */
+const TIMELINES = ['public', 'network', 'org', 'repo', 'user', 'user-org', 'user-public', 'received', 'received-public'] as const;
+const slug = (ctx: HandlerContext) => ctx.endpoint.id.slice('events.'.length);
 
 interface StoredEvent {
   id: number;
@@ -36,7 +41,7 @@ function createState(init: AreaInit): EventsState {
   const events: StoredEvent[] = [];
   for (let i = 0; i < EVENT_COUNT; i++) {
     // The two newest are younger than the public delay; the span reaches past 90 days.
-    const age = i < 2 ? (i + 1) * MINUTE : i * 12 * 3_600_000 + 7 * MINUTE;
+    const age = i < 2 ? (i + 1) * MINUTE : i * 3_600_000 + 7 * MINUTE;
     // Each actor meets every repository in turn (a block of actors per repository).
     const repo = repos[Math.floor(i / actors.length) % repos.length]!;
     events.push({
@@ -98,15 +103,16 @@ function timeline(ctx: HandlerContext, sel: Selection): HandlerResult {
   const now = ctx.now();
   const oldest = ctx.fault('events-older-than-90-days') ? Number.NEGATIVE_INFINITY : now - LIMITS.events.maxAgeDays * DAY;
   const newest = sel.delayed && !ctx.fault('events-public-not-delayed') ? now - LIMITS.events.publicDelayMinutes * MINUTE : now;
-  const includePrivate = sel.includePrivate || ctx.fault('events-private-leak');
+  const includePrivate = sel.includePrivate || ctx.fault('events-private-leak') || ctx.fault(`events-${slug(ctx)}-private`);
   const visible = ctx.state.events.events.filter((e) =>
     e.createdAt >= oldest && e.createdAt <= newest && sel.where(e)
     && (e.public || (includePrivate && (ctx.fault('events-private-leak') || canRead(ctx.state.world, ctx.caller, e.repo)))));
   visible.sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
-  const max = ctx.fault('events-per-page-uncapped') ? Number.MAX_SAFE_INTEGER : ctx.endpoint.perPage!.max;
+  const uncapped = ctx.fault('events-per-page-uncapped') || ctx.fault(`events-${slug(ctx)}-per-page-uncapped`);
+  const max = uncapped ? Number.MAX_SAFE_INTEGER : ctx.endpoint.perPage!.max;
   const page = paginate(ctx, visible, { max, default: 30 });
   const headers: Record<string, string> = { ...page.headers };
-  if (!ctx.fault('events-no-poll-interval')) headers['X-Poll-Interval'] = String(ctx.state.pollIntervalSeconds);
+  if (!ctx.fault('events-no-poll-interval') && !ctx.fault(`events-${slug(ctx)}-no-poll-interval`)) headers['X-Poll-Interval'] = String(ctx.state.pollIntervalSeconds);
   return json(200, page.items.map((e) => render(e, ctx)), headers);
 }
 
@@ -129,6 +135,16 @@ export const eventsArea: AreaModule<EventsState> = {
     { id: 'events-no-poll-interval', requirement: 'poll.interval-header', effect: 'Event timelines carry no X-Poll-Interval.' },
     { id: 'events-per-page-uncapped', requirement: 'events.per-page-100', effect: 'per_page above 100 is served in full.' },
     { id: 'events-push-size-string', requirement: 'events.payload-shapes', effect: 'PushEvent `size` is a string.' },
+    { id: 'events-public-private', requirement: 'events.public-only', effect: '/events includes private events the caller can read.' },
+    { id: 'events-network-private', requirement: 'events.network-public-only', effect: 'A repository network\'s events include private events the caller can read.' },
+    { id: 'events-org-private', requirement: 'events.org-public-only', effect: '/orgs/{org}/events includes private events the caller can read.' },
+    { id: 'events-user-public-private', requirement: 'events.user-public-only', effect: '/users/{username}/events/public includes private events when the user asks.' },
+    { id: 'events-received-private-others', requirement: 'events.received-private-own', effect: "/users/{username}/received_events includes private events for callers other than that user who can read them." },
+    ...TIMELINES.flatMap((t): Fault[] => [
+      { id: `events-${t}-per-page-uncapped`, requirement: 'events.per-page-100', effect: `per_page above 100 is served in full on the ${t} timeline.` },
+      { id: `events-${t}-no-poll-interval`, requirement: 'poll.interval-header', effect: `The ${t} timeline carries no X-Poll-Interval.` },
+      { id: `events-${t}-if-none-match-ignored`, requirement: 'cond.etag-304', effect: `A matching If-None-Match on the ${t} timeline is answered 200, never 304.` },
+    ]),
   ],
   createState,
   handlers: {
@@ -173,7 +189,7 @@ export const eventsArea: AreaModule<EventsState> = {
       if (!ctx.state.world.users.has(ctx.params.username!)) return notFound();
       return timeline(ctx, { where: (e) => e.actor === ctx.params.username, includePrivate: false });
     },
-    'events.received': (ctx) => received(ctx, isSelf(ctx)),
+    'events.received': (ctx) => received(ctx, isSelf(ctx) || ctx.fault('events-received-private-others')),
     'events.received-public': (ctx) => received(ctx, ctx.fault('events-received-public-private')),
   },
 };

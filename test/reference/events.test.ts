@@ -99,6 +99,59 @@ const PROBES: Record<string, Probe> = {
   'events-per-page-uncapped': async (b) => (await call(b, '/users/mona/received_events?per_page=500')).body.length <= 100,
   'events-push-size-string': async (b) => (await call(b, '/repos/acme/widgets/events?per_page=100')).body
     .filter((e: { type: string }) => e.type === 'PushEvent').every((e: { payload: { size: unknown } }) => Number.isInteger(e.payload.size)),
+  'events-public-private': async (b) => publicOnly(await call(b, '/events?per_page=100')),
+  'events-network-private': async (b) => publicOnly(await call(b, '/networks/acme/secret/events?per_page=100')),
+  'events-org-private': async (b) => publicOnly(await call(b, '/orgs/acme/events?per_page=100')),
+  'events-user-public-private': async (b) => publicOnly(await call(b, '/users/mona/events/public?per_page=100')),
+  // hubot reads hubot/private-notes, which mona watches: mona's received private events stay hers.
+  'events-received-private-others': async (b) => publicOnly(await call(b, '/users/mona/received_events?per_page=100', { token: TOKENS.orgMember })),
+};
+
+const publicOnly = (r: { body: { public: boolean }[] }) => r.body.every((e) => e.public);
+
+/** The nine timelines as the classic user (mona) reads them, keyed by the suffix of their catalogue id. */
+const TIMELINE_PATHS: Record<string, string> = {
+  public: '/events', network: '/networks/acme/widgets/events', org: '/orgs/acme/events', repo: '/repos/acme/widgets/events',
+  user: '/users/mona/events', 'user-org': '/users/mona/events/orgs/acme', 'user-public': '/users/mona/events/public',
+  received: '/users/mona/received_events', 'received-public': '/users/mona/received_events/public',
+};
+const capped = (t: string): Probe => async (b) => (await call(b, `${TIMELINE_PATHS[t]}?per_page=101`)).body.length === LIMITS.events.maxPerPage;
+const polled = (t: string): Probe => async (b) => Number((await call(b, TIMELINE_PATHS[t]!)).headers['x-poll-interval']) > 0;
+const notModified = (t: string): Probe => async (b) => {
+  const first = await call(b, TIMELINE_PATHS[t]!);
+  return (await call(b, TIMELINE_PATHS[t]!, { headers: { 'if-none-match': first.headers.etag! } })).status === 304;
+};
+
+/** The rules every timeline shares, broken on one timeline at a time. */
+const PER_TIMELINE: Record<string, Probe> = {
+  'events-public-per-page-uncapped': capped('public'),
+  'events-network-per-page-uncapped': capped('network'),
+  'events-org-per-page-uncapped': capped('org'),
+  'events-repo-per-page-uncapped': capped('repo'),
+  'events-user-per-page-uncapped': capped('user'),
+  'events-user-org-per-page-uncapped': capped('user-org'),
+  'events-user-public-per-page-uncapped': capped('user-public'),
+  'events-received-per-page-uncapped': capped('received'),
+  'events-received-public-per-page-uncapped': capped('received-public'),
+  'events-public-no-poll-interval': polled('public'),
+  'events-network-no-poll-interval': polled('network'),
+  'events-org-no-poll-interval': polled('org'),
+  'events-repo-no-poll-interval': polled('repo'),
+  'events-user-no-poll-interval': polled('user'),
+  'events-user-org-no-poll-interval': polled('user-org'),
+  'events-user-public-no-poll-interval': polled('user-public'),
+  'events-received-no-poll-interval': polled('received'),
+  'events-received-public-no-poll-interval': polled('received-public'),
+  'events-public-if-none-match-ignored': notModified('public'),
+  'events-network-if-none-match-ignored': notModified('network'),
+  'events-org-if-none-match-ignored': notModified('org'),
+  'events-repo-if-none-match-ignored': notModified('repo'),
+  'events-user-if-none-match-ignored': notModified('user'),
+  'events-user-org-if-none-match-ignored': notModified('user-org'),
+  'events-user-public-if-none-match-ignored': notModified('user-public'),
+  'events-received-if-none-match-ignored': notModified('received'),
+  'events-received-public-if-none-match-ignored': notModified('received-public'),
 };
 
 describeFaultProbes('event faults', PROBES);
+describeFaultProbes('event faults of one timeline', PER_TIMELINE);

@@ -1,0 +1,154 @@
+/**
+ * Rules that govern every event timeline, checked on each of the nine (not on one representative):
+ * the page cap, X-Poll-Interval, If-None-Match; and the "public only" rows, each against a control
+ * showing the caller can see a private event the timeline must leave out.
+ */
+import { LIMITS } from '../spec/limits.js';
+import type { Reply } from '../src/client.js';
+import type { TokenName } from '../src/profile.js';
+import type { CheckContext, CheckSpec } from '../src/suite.js';
+
+interface EventBody { public: boolean; repo?: { name?: string } }
+type Needs = NonNullable<CheckSpec['needs']>;
+
+interface Timeline {
+  /** Suffix of the catalogue id (events.<name>). */
+  name: string;
+  needs: Needs;
+  path(t: CheckContext, login: string): string;
+}
+
+const withOrg: Needs = { tokens: ['classic'], resources: ['org'] };
+const withRepo: Needs = { tokens: ['classic'], resources: ['public_repo'] };
+const classic: Needs = { tokens: ['classic'] };
+
+const TIMELINES: Timeline[] = [
+  { name: 'public', needs: classic, path: () => '/events' },
+  { name: 'network', needs: withRepo, path: (t) => `/networks/${t.resources.public_repo}/events` },
+  { name: 'org', needs: withOrg, path: (t) => `/orgs/${t.resources.org}/events` },
+  { name: 'repo', needs: withRepo, path: (t) => `/repos/${t.resources.public_repo}/events` },
+  { name: 'user', needs: classic, path: (_, u) => `/users/${u}/events` },
+  { name: 'user-org', needs: withOrg, path: (t, u) => `/users/${u}/events/orgs/${t.resources.org}` },
+  { name: 'user-public', needs: classic, path: (_, u) => `/users/${u}/events/public` },
+  { name: 'received', needs: classic, path: (_, u) => `/users/${u}/received_events` },
+  { name: 'received-public', needs: classic, path: (_, u) => `/users/${u}/received_events/public` },
+];
+
+/** The classic token's login; timelines of a user are read as that user. */
+function login(t: CheckContext): string {
+  const user = t.profile.tokens?.classic?.login;
+  if (!user) return t.skip('missing-resource', "the profile does not name the classic token's login (tokens.classic.login)");
+  return user;
+}
+
+async function list(t: CheckContext, path: string, as?: TokenName | null): Promise<{ reply: Reply; items: EventBody[] } | undefined> {
+  const reply = await t.request({ path, ...(as !== undefined ? { as } : {}) });
+  if (reply.status !== 200) return undefined;
+  const items = reply.json;
+  return Array.isArray(items) ? { reply, items: items as EventBody[] } : undefined;
+}
+
+const privateOnes = (items: EventBody[]) => items.filter((e) => e.public === false);
+
+function perTimeline(tl: Timeline): CheckSpec[] {
+  const where = (t: CheckContext) => tl.path(t, login(t));
+  return [
+    {
+      id: `events.per-page-100.${tl.name}`, title: `GET events.${tl.name} holds at most 100 events a page`, requirement: 'events.per-page-100', needs: tl.needs,
+      async run(t) {
+        const path = where(t);
+        const over = await list(t, `${path}?per_page=${LIMITS.events.maxPerPage + 1}`);
+        if (!over) return t.skip('inconclusive', `GET ${path}?per_page=101 did not answer 200 with an array`);
+        if (over.items.length > LIMITS.events.maxPerPage) return t.fail(`per_page=101 returned ${over.items.length} events`);
+        // The cap is observed only when more than 100 events exist: a second page of 100 shows it.
+        const second = await list(t, `${path}?per_page=${LIMITS.events.maxPerPage}&page=2`);
+        if (!second?.items.length) t.skip('inconclusive', `GET ${path} has no more than 100 events, so the cap cannot be seen`);
+      },
+    },
+    {
+      id: `events.poll-interval.${tl.name}`, title: `GET events.${tl.name} carries X-Poll-Interval`, requirement: 'poll.interval-header', needs: tl.needs,
+      async run(t) {
+        const path = where(t);
+        const r = await t.request({ path });
+        if (!t.expectStatus(r, [200], `GET ${path}`)) return;
+        const v = r.headers['x-poll-interval'];
+        if (v === undefined) t.fail(`GET ${path}: no X-Poll-Interval`);
+        else if (!/^\d+$/.test(v)) t.fail(`GET ${path}: X-Poll-Interval "${v}" is not a number of seconds`);
+      },
+    },
+  ];
+}
+
+/**
+ * A "public only" timeline read by a caller who, per `control`, can see private events it must
+ * leave out. Without such a control there is nothing to leak and the check is inconclusive.
+ */
+function publicOnly(id: string, requirement: string, title: string, needs: Needs,
+  paths: (t: CheckContext, user: string) => { timeline: string; control: string }): CheckSpec {
+  return {
+    id, title, requirement, needs,
+    async run(t) {
+      const { timeline, control } = paths(t, login(t));
+      const seen = await list(t, `${control}?per_page=100`);
+      if (!seen || !privateOnes(seen.items).length) return t.skip('inconclusive', `GET ${control} shows this caller no private event, so none can leak`);
+      const r = await t.request({ path: `${timeline}?per_page=100` });
+      if (r.status !== 200) return t.info(`GET ${timeline} answered ${r.status}`);
+      const leaked = privateOnes(Array.isArray(r.json) ? (r.json as EventBody[]) : []);
+      if (leaked.length) t.fail(`GET ${timeline} lists ${leaked.length} private events, e.g. in ${leaked[0]!.repo?.name ?? 'an unnamed repository'}`);
+    },
+  };
+}
+
+const PUBLIC_ONLY: CheckSpec[] = [
+  publicOnly('events.public-only', 'events.public-only', 'GET /events holds public events only', classic,
+    (_, u) => ({ timeline: '/events', control: `/users/${u}/events` })),
+  publicOnly('events.user-public-only', 'events.user-public-only', '/users/{username}/events/public holds public events only, even for that user', classic,
+    (_, u) => ({ timeline: `/users/${u}/events/public`, control: `/users/${u}/events` })),
+  publicOnly('events.org-public-only', 'events.org-public-only', '/orgs/{org}/events holds public events only, even for a member', withOrg,
+    (t, u) => ({ timeline: `/orgs/${t.resources.org}/events`, control: `/users/${u}/events/orgs/${t.resources.org}` })),
+  publicOnly('events.network-public-only', 'events.network-public-only', "A private repository's network events hold public events only, even for a reader", { tokens: ['classic'], resources: ['private_repo'] },
+    (t) => ({ timeline: `/networks/${t.resources.private_repo}/events`, control: `/repos/${t.resources.private_repo}/events` })),
+];
+
+/** "private ones only for the authenticated user": every other caller (anonymous, other accounts) sees none. */
+const RECEIVED_PRIVATE_OWN: CheckSpec = {
+  id: 'events.received-private-own', title: "A user's received private events are shown only to that user", requirement: 'events.received-private-own', needs: classic,
+  async run(t) {
+    const user = login(t);
+    const path = `/users/${user}/received_events?per_page=100`;
+    const own = await list(t, path);
+    if (!own || !privateOnes(own.items).length) return t.skip('inconclusive', `GET ${path} shows ${user} no private event, so none can leak`);
+    const others = (['classic_public', 'org_member'] as const).filter((n) => t.profile.tokens?.[n] && t.profile.tokens[n]!.login !== user);
+    for (const as of [null, ...others]) {
+      const got = await list(t, path, as);
+      const leaked = privateOnes(got?.items ?? []);
+      if (leaked.length) t.fail(`${leaked.length} private events received by ${user} are shown to ${as ?? 'an anonymous caller'}`);
+    }
+  },
+};
+
+/**
+ * One check for all nine: each timeline is read once, then polled with its ETag. X-Poll-Interval
+ * must be obeyed, so the polls come after the reads and the whole check waits one interval, not nine.
+ */
+const ETAG_304: CheckSpec = {
+  id: 'events.etag-304-every-timeline', title: 'Every event timeline answers 304 to its ETag sent back in If-None-Match', requirement: 'cond.etag-304', needs: classic,
+  async run(t) {
+    const user = login(t);
+    const usable = TIMELINES.filter((tl) => (tl.needs.resources ?? []).every((r) => t.resources[r] !== undefined));
+    const read: { path: string; etag: string }[] = [];
+    for (const tl of usable) {
+      const path = tl.path(t, user);
+      const r = await t.request({ path });
+      if (r.status !== 200) t.info(`GET ${path} answered ${r.status}; not polled`);
+      else if (!r.headers.etag) t.fail(`GET ${path}: no ETag`);
+      else read.push({ path, etag: r.headers.etag });
+    }
+    if (!read.length) return t.skip('inconclusive', 'no timeline answered 200');
+    for (const { path, etag } of read) {
+      t.expectStatus(await t.request({ path, headers: { 'if-none-match': etag }, poll: true }), [304], `GET ${path} with If-None-Match: ${etag}`);
+    }
+  },
+};
+
+export const timelineChecks = (): CheckSpec[] => [...TIMELINES.flatMap(perTimeline), ETAG_304, ...PUBLIC_ONLY, RECEIVED_PRIVATE_OWN];
