@@ -3,6 +3,7 @@ import { LIMITS } from '../spec/limits.js';
 import { VALIDATION_FAILED } from '../spec/vocabulary.js';
 import type { Reply } from '../src/client.js';
 import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
+import { endpointChecks } from './search-endpoints.js';
 
 interface Envelope { total_count: number; items: Record<string, unknown>[] }
 const enc = encodeURIComponent;
@@ -132,5 +133,6 @@ export const searchSuite: Suite = {
         }
       }
     }),
+    ...endpointChecks(),
   ],
 };

@@ -20,7 +20,11 @@ describe('the whole run against the correct reference', () => {
     const bad = r.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'warn').map((c) => `${c.id}: ${c.message}`);
     expect(bad).toEqual([]);
     expect(r.counts.pass).toBeGreaterThan(50);
-    expect(r.requests.byCategory.search).toBeLessThanOrEqual(LIMITS.search.perMinuteAuthenticated);
+    // Authenticated and anonymous searches are two windows ("30" and "10" a minute); the run stays within one of each.
+    const searches = r.transcript.filter((e) => new URL(e.request.url).pathname.startsWith('/search/'));
+    expect(searches.length).toBe(r.requests.byCategory.search);
+    expect(searches.filter((e) => e.request.headers.authorization).length).toBeLessThanOrEqual(LIMITS.search.perMinuteAuthenticated);
+    expect(searches.filter((e) => !e.request.headers.authorization).length).toBeLessThanOrEqual(LIMITS.search.perMinuteAnonymous);
     // The reference enforces the limit: no request of the run met a rate-limit refusal.
     expect(r.transcript.filter((e) => /rate limit/i.test(JSON.stringify(e.response?.body ?? '')))).toEqual([]);
   });

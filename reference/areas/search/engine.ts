@@ -51,10 +51,13 @@ interface SearchError {
 
 /** The search-specific 422: "message 'Validation failed'" with an errors array. */
 export function invalid(ctx: HandlerContext, errors: SearchError[]): HandlerResult {
-  return error(422, ctx.fault('search-422-wrong-message') ? 'Validation Failed' : VALIDATION_FAILED, { errors });
+  return error(422, broken(ctx, '422-wrong-message') ? 'Validation Failed' : VALIDATION_FAILED, { errors });
 }
 
 const qError = (message: string, code = 'invalid'): SearchError => ({ resource: 'Search', field: 'q', code, message });
+
+/** A fault everywhere, or only on this endpoint: `search-code-score-ascending` breaks what `search-score-ascending` breaks, on code search alone. */
+const broken = (ctx: HandlerContext, fault: string) => ctx.fault(`search-${fault}`) || ctx.fault(`${ctx.endpoint.id.replace('.', '-')}-${fault}`);
 
 export function runSearch<R>(ctx: HandlerContext, kind: Kind<R>, records: readonly R[]): HandlerResult {
   const parsed = validate(ctx, kind);
@@ -95,7 +98,7 @@ export function runSearch<R>(ctx: HandlerContext, kind: Kind<R>, records: readon
   order(ctx, kind, matched);
 
   const { items, headers: link } = paginate(ctx, matched, { max: cap, default: DEFAULT_PER_PAGE, reachable });
-  const withMatches = ctx.textMatch && !ctx.fault('search-text-match-ignored');
+  const withMatches = ctx.textMatch && !broken(ctx, 'text-match-ignored');
   const total = ctx.fault('search-total-count-capped') ? Math.min(matched.length, LIMITS.search.reachableResults) : matched.length;
   return json(200, {
     total_count: total,
@@ -123,11 +126,11 @@ function validate<R>(ctx: HandlerContext, kind: Kind<R>): ParsedQuery | HandlerR
   }
   const { maxQueryLength, maxOperators } = LIMITS.search;
   const counted = ctx.fault('search-q-length-counts-qualifiers') ? q.trim().length : parsed.keywordLength;
-  if (counted > maxQueryLength && !ctx.fault('search-q-length-unchecked')) {
+  if (counted > maxQueryLength && !broken(ctx, 'q-length-unchecked')) {
     return invalid(ctx, [qError(`The search is longer than ${maxQueryLength} characters.`)]);
   }
   const operatorsOver = ctx.fault('search-operators-five-refused') ? parsed.operators >= maxOperators : parsed.operators > maxOperators;
-  if (operatorsOver && !ctx.fault('search-operators-unlimited')) {
+  if (operatorsOver && !broken(ctx, 'operators-unlimited')) {
     return invalid(ctx, [qError(`The search contains more than ${maxOperators} AND / OR / NOT operators.`)]);
   }
   if (kind.requiresTerm && !parsed.expr && !ctx.fault('search-code-qualifier-only-accepted')) {
@@ -157,7 +160,7 @@ function order<R>(ctx: HandlerContext, kind: Kind<R>, matched: { r: R; score: nu
   const sort = ctx.query.get('sort');
   const key = sort && Object.hasOwn(kind.sorts, sort) ? kind.sorts[sort] : undefined;
   const dir = ctx.query.get('order') === 'asc' ? 1 : -1;
-  const best = ctx.fault('search-score-ascending') ? 1 : -1;
+  const best = broken(ctx, 'score-ascending') ? 1 : -1;
   matched.sort((a, b) => (key ? dir * (key(a.r, ctx) - key(b.r, ctx)) : 0) || best * (a.score - b.score) || kind.id(b.r) - kind.id(a.r));
 }
 
@@ -182,7 +185,8 @@ function resolveScope(ctx: HandlerContext, qualifiers: readonly Qualifier[]): Sc
   let pool = world.liveRepos();
   let repos = pool.filter(visible);
   if (named.length) {
-    const resolved = named.map((q) => namedResource(world, q));
+    // With the fault, user:/org: naming no account at all is taken as an empty but accessible scope.
+    const resolved = named.map((q) => namedResource(world, q) ?? (q.name !== 'repo' && ctx.fault(`search-${q.name}-unknown-accepted`) ? { login: q.value, repos: [] } : undefined));
     pool = resolved.flatMap((n) => n?.repos ?? []);
     const accessible = resolved.filter((n): n is NamedResource => n !== undefined
       && (leak || (n.repo ? visible(n.repo) : includeSso || !ssoBlocks(world, ctx.caller, n.login))));
@@ -232,7 +236,7 @@ function textMatches<R>(ctx: HandlerContext, kind: Kind<R>, fields: Field<R>[], 
       out.push({
         object_url: object.url,
         object_type: object.type,
-        property: f.property,
+        property: ctx.fault('search-commits-text-match-property') && f.property === 'message' ? 'commit.message' : f.property,
         fragment: value.slice(start, end),
         matches: hits.filter(([s, e]) => s >= start && e <= end)
           .map(([s, e]) => ({ text: value.slice(s, e), indices: [s - start + shift, e - start + shift] })),
