@@ -178,8 +178,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
     endpoint, params, query: url.searchParams, body, headers: req.headers, caller: authedCaller, state, names,
     apiBase: `${env.origin}${env.prefix}`, webBase: env.origin, url, textMatch, now: env.now, fault,
   };
-  // Per-endpoint faults are named after the catalogue id, e.g. `events-user-if-none-match-ignored`.
-  const result = conditional(req, await handler(ctx), (id) => fault(id) || (id === 'cond-if-none-match-ignored' && fault(`${endpoint.id.replace('.', '-')}-if-none-match-ignored`)));
+  // A conditional-request fault on one endpoint is named after its catalogue id: `cond-etag-unquoted` on events.user is `events-user-etag-unquoted`.
+  const result = conditional(req, await handler(ctx), (id) => fault(id) || fault(`${endpoint.id.replace('.', '-')}-${id.replace(/^cond-/, '')}`));
   return count(result);
 
   function count(result: HandlerResult): void {

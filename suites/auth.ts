@@ -36,6 +36,20 @@ export const authSuite: Suite = {
       },
     },
     {
+      id: 'auth.invalid-credentials-401.public-data', title: 'An invalid token gives 401 on public data too, not an anonymous answer', requirement: 'auth.invalid-credentials-401',
+      needs: { tokens: ['invalid'], resources: ['public_repo'] },
+      async run(t) {
+        for (const path of ['/events?per_page=1', `/repos/${t.resources.public_repo}/events?per_page=1`]) {
+          const control = await t.request({ path, as: null });
+          if (control.status !== 200) {
+            t.info(`anonymous GET ${path} answered ${control.status}; not a control`);
+            continue;
+          }
+          t.expectStatus(await t.request({ path, as: 'invalid' }), [401], `GET ${path} with an invalid token (anonymous: 200)`);
+        }
+      },
+    },
+    {
       id: 'auth.no-token-404-or-403', title: 'Private data without a token, or without the permission, answers 404 or 403', requirement: 'auth.no-token-404-or-403',
       needs: { resources: ['private_repo'] },
       async run(t) {

@@ -151,4 +151,76 @@ const ETAG_304: CheckSpec = {
   },
 };
 
-export const timelineChecks = (): CheckSpec[] => [...TIMELINES.flatMap(perTimeline), ETAG_304, ...PUBLIC_ONLY, RECEIVED_PRIVATE_OWN];
+/** "the quotes around the value are required", on every timeline. */
+const ETAG_QUOTED: CheckSpec = {
+  id: 'events.etag-quoted-every-timeline', title: 'Every event timeline sends a quoted ETag', requirement: 'cond.etag-quoted', needs: classic,
+  async run(t) {
+    const user = login(t);
+    let seen = 0;
+    for (const tl of TIMELINES.filter((x) => (x.needs.resources ?? []).every((r) => t.resources[r] !== undefined))) {
+      const path = tl.path(t, user);
+      const r = await t.request({ path });
+      if (r.status !== 200) continue;
+      seen += 1;
+      const etag = r.headers.etag;
+      if (!etag) t.fail(`GET ${path}: no ETag`);
+      else if (!/^(W\/)?"[^"]*"$/.test(etag)) t.fail(`GET ${path}: ETag ${etag} is not a quoted value`);
+    }
+    if (!seen) t.skip('inconclusive', 'no timeline answered 200');
+  },
+};
+
+/**
+ * "Anonymous requests work for public data": every timeline of public events answers an anonymous
+ * caller (another user's organization dashboard is the one timeline closed to them).
+ */
+const ANONYMOUS: CheckSpec = {
+  id: 'events.anonymous-public-data', title: 'Timelines of public events answer anonymous callers', requirement: 'auth.anonymous-public-data', needs: classic,
+  async run(t) {
+    const user = login(t);
+    for (const tl of TIMELINES.filter((x) => x.name !== 'user-org' && (x.needs.resources ?? []).every((r) => t.resources[r] !== undefined))) {
+      const path = tl.path(t, user);
+      t.expectStatus(await t.request({ path: `${path}?per_page=1`, as: null }), [200], `anonymous GET ${path}`);
+    }
+  },
+};
+
+/** Pages a checker reads to reach the end of a timeline; a longer one is inconclusive. */
+const AGE_PAGES = 5;
+const DAY = 86_400_000;
+/** Clock skew tolerated between the Date header and event timestamps. */
+const SKEW_MS = 60_000;
+
+/** "Timelines contain only events from the past 90 days", on each timeline: read to its end, judged by the server's Date. */
+const ageCheck = (tl: Timeline): CheckSpec => ({
+  id: `events.age-90-days.${tl.name}`, title: `GET events.${tl.name} holds only events of the past 90 days`, requirement: 'events.age-90-days', needs: tl.needs,
+  async run(t) {
+    const path = tl.path(t, login(t));
+    for (let page = 1; page <= AGE_PAGES; page++) {
+      const got = await list(t, `${path}?per_page=${LIMITS.events.maxPerPage}&page=${page}`);
+      if (!got) return t.skip('inconclusive', `GET ${path} page ${page} did not answer 200 with an array`);
+      const now = got.reply.headers.date ? Date.parse(got.reply.headers.date) : Date.now();
+      const oldest = now - LIMITS.events.maxAgeDays * DAY - SKEW_MS;
+      const old = (got.items as { created_at?: string }[]).filter((e) => Date.parse(String(e.created_at)) < oldest);
+      if (old.length) return t.fail(`GET ${path} page ${page} holds ${old.length} events older than 90 days, e.g. created_at ${old[0]!.created_at}`);
+      if (got.items.length < LIMITS.events.maxPerPage) return;
+    }
+    t.skip('inconclusive', `GET ${path} goes on past ${AGE_PAGES} pages of 100; its oldest events were not reached`);
+  },
+});
+
+/** "Without a token … the answer is 404 or 403": a private repository's network, with a reader's 200 as the control. */
+const PRIVATE_NETWORK: CheckSpec = {
+  id: 'auth.no-token-404-or-403.network', title: "A private repository's network events answer 404 or 403 without a token", requirement: 'auth.no-token-404-or-403',
+  needs: { tokens: ['classic'], resources: ['private_repo'] },
+  async run(t) {
+    const path = `/networks/${t.resources.private_repo}/events`;
+    const reader = await t.request({ path });
+    if (reader.status !== 200) return t.skip('inconclusive', `GET ${path} as the classic token answered ${reader.status}, so the network is not shown to exist`);
+    t.expectStatus(await t.request({ path, as: null }), [403, 404], `GET ${path} without a token`);
+  },
+};
+
+export const timelineChecks = (): CheckSpec[] => [
+  ...TIMELINES.flatMap(perTimeline), ...TIMELINES.map(ageCheck), ETAG_304, ETAG_QUOTED, ANONYMOUS, ...PUBLIC_ONLY, RECEIVED_PRIVATE_OWN, PRIVATE_NETWORK,
+];

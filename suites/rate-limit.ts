@@ -95,5 +95,14 @@ export const rateLimitSuite: Suite = {
         if (before && after && after.resources.core!.used !== before.resources.core!.used) t.fail(`core.used went from ${before.resources.core!.used} to ${after.resources.core!.used} across a 304`);
       },
     },
+    {
+      id: 'rate-limit.app-tokens', title: 'GET /rate_limit works with app tokens', requirement: 'ratelimit.app-tokens', needs: { tokens: ['classic'] },
+      async run(t) {
+        const apps = (['app_installation', 'app_user'] as const).filter((n) => t.profile.tokens?.[n]);
+        if (!apps.length) return t.skip('missing-token', 'the profile names no app_installation or app_user token');
+        await status(t); // the control: the classic token's answer (a 404 means rate limiting is off, and the check is skipped)
+        for (const as of apps) t.expectStatus(await t.request({ path: '/rate_limit', as }), [200], `GET /rate_limit with the ${as} token`);
+      },
+    },
   ],
 };

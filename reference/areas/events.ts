@@ -100,8 +100,10 @@ interface Selection {
 
 /** Filters, orders newest first, pages, and sets X-Poll-Interval: the same for all nine timelines. */
 function timeline(ctx: HandlerContext, sel: Selection): HandlerResult {
+  if (!ctx.caller.token && ctx.fault(`events-${slug(ctx)}-anonymous-refused`)) return error(401, 'Requires authentication');
   const now = ctx.now();
-  const oldest = ctx.fault('events-older-than-90-days') ? Number.NEGATIVE_INFINITY : now - LIMITS.events.maxAgeDays * DAY;
+  const aged = ctx.fault('events-older-than-90-days') || ctx.fault(`events-${slug(ctx)}-older-than-90-days`);
+  const oldest = aged ? Number.NEGATIVE_INFINITY : now - LIMITS.events.maxAgeDays * DAY;
   const newest = sel.delayed && !ctx.fault('events-public-not-delayed') ? now - LIMITS.events.publicDelayMinutes * MINUTE : now;
   const includePrivate = sel.includePrivate || ctx.fault('events-private-leak') || ctx.fault(`events-${slug(ctx)}-private`);
   const visible = ctx.state.events.events.filter((e) =>
@@ -144,7 +146,15 @@ export const eventsArea: AreaModule<EventsState> = {
       { id: `events-${t}-per-page-uncapped`, requirement: 'events.per-page-100', effect: `per_page above 100 is served in full on the ${t} timeline.` },
       { id: `events-${t}-no-poll-interval`, requirement: 'poll.interval-header', effect: `The ${t} timeline carries no X-Poll-Interval.` },
       { id: `events-${t}-if-none-match-ignored`, requirement: 'cond.etag-304', effect: `A matching If-None-Match on the ${t} timeline is answered 200, never 304.` },
+      { id: `events-${t}-etag-unquoted`, requirement: 'cond.etag-quoted', effect: `The ${t} timeline sends its ETag without the required quotes.` },
     ]),
+    // Only another user's organization dashboard is closed to anonymous callers.
+    ...TIMELINES.filter((t) => t !== 'user-org').map((t): Fault => (
+      { id: `events-${t}-anonymous-refused`, requirement: 'auth.anonymous-public-data', effect: `The ${t} timeline answers 401 to anonymous callers.` })),
+    // The timelines short enough for a check to page to their end on the reference.
+    ...(['network', 'repo', 'user', 'user-public'] as const).map((t): Fault => (
+      { id: `events-${t}-older-than-90-days`, requirement: 'events.age-90-days', effect: `The ${t} timeline includes events older than 90 days.` })),
+    { id: 'auth-private-network-open', requirement: 'auth.no-token-404-or-403', effect: "A private repository's network events answer 200 to callers who cannot read it." },
   ],
   createState,
   handlers: {
@@ -152,7 +162,7 @@ export const eventsArea: AreaModule<EventsState> = {
     'events.network': (ctx) => {
       const { owner, repo } = ctx.params as { owner: string; repo: string };
       const found = ctx.state.world.repo(owner, repo);
-      if (!found || !canRead(ctx.state.world, ctx.caller, found)) return notFound();
+      if (!found || (!canRead(ctx.state.world, ctx.caller, found) && !ctx.fault('auth-private-network-open'))) return notFound();
       if (found.movedTo) {
         const target = ctx.state.world.repo(...(found.movedTo.split('/') as [string, string]))!;
         if (!ctx.fault('events-network-no-redirect')) {

@@ -4,6 +4,8 @@ import { req } from './types.js';
 export const CONVENTIONS = [
   req('auth.bearer-and-token-schemes', 'MUST', 1, 'Authentication',
     'Send the token in header `Authorization`. Both `Bearer <TOKEN>` and `token <TOKEN>` are accepted; a JSON web token must use `Bearer`.'),
+  req('auth.anonymous-public-data', 'MUST', 1, 'What the service does',
+    'Anonymous requests work for public data. … /repos/{owner}/{repo}/events | owner, repo | 200 | latency between 30 seconds and 6 hours; not for real-time use; anonymous access for public data'),
   req('auth.password-rejected', 'MUST', 1, 'Authentication',
     'Username and password authentication is not supported and yields a 4xx error.'),
   req('auth.invalid-credentials-401', 'MUST', 1, 'Authentication', 'Invalid credentials first give 401.'),
@@ -28,6 +30,7 @@ export const CONVENTIONS = [
     '`resources` object with members `core`, `search`, `graphql`, `integration_manifest`, `code_scanning_upload`; each member is {limit, remaining, reset, used}, all integers; `reset` is a UTC epoch time in seconds.'),
   req('ratelimit.endpoint-not-counted', 'MUST', 1, 'Rate limit',
     'Calling it does not count against the REST rate limit.'),
+  req('ratelimit.app-tokens', 'MUST', 1, 'Rate limit', 'It works with app tokens.'),
   req('ratelimit.search-separate', 'MUST', 1, 'Limits', 'Search has its own limit separate from core.'),
   req('ratelimit.search-per-minute', 'MUST', 1, 'Limits',
     'Search requests per minute, authenticated (basic, OAuth, client ID and secret) | 30 … Search requests per minute, unauthenticated | 10'),

@@ -74,6 +74,8 @@ const PROBES: Record<string, Probe> = {
     const lm = r.headers['last-modified'];
     return lm !== undefined && (await call(b, '/notifications', { headers: { 'if-modified-since': lm } })).status === 304;
   },
+  'auth-invalid-token-anonymous': async (b) => (await call(b, '/events', { token: TOKENS.invalid })).status === 401,
+  'ratelimit-app-token-refused': async (b) => (await call(b, '/rate_limit', { token: TOKENS.appInstallation })).status === 200,
 };
 
 describeFaultProbes('convention faults', PROBES);

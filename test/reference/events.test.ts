@@ -122,6 +122,14 @@ const notModified = (t: string): Probe => async (b) => {
   return (await call(b, TIMELINE_PATHS[t]!, { headers: { 'if-none-match': first.headers.etag! } })).status === 304;
 };
 
+const quoted = (t: string): Probe => async (b) => /^"[^"]+"$/.test((await call(b, TIMELINE_PATHS[t]!)).headers.etag ?? '');
+const anonymous = (t: string): Probe => async (b) => (await call(b, TIMELINE_PATHS[t]!, { token: null })).status === 200;
+/** Every page of the timeline, read to its end, holds only events of the past 90 days. */
+const recent = (t: string): Probe => async (b) => {
+  const pages = await Promise.all([1, 2, 3, 4, 5].map((p) => call(b, `${TIMELINE_PATHS[t]}?per_page=100&page=${p}`)));
+  return pages.flatMap((r) => r.body).every((e) => age(e) <= LIMITS.events.maxAgeDays * DAY);
+};
+
 /** The rules every timeline shares, broken on one timeline at a time. */
 const PER_TIMELINE: Record<string, Probe> = {
   'events-public-per-page-uncapped': capped('public'),
@@ -151,6 +159,28 @@ const PER_TIMELINE: Record<string, Probe> = {
   'events-user-public-if-none-match-ignored': notModified('user-public'),
   'events-received-if-none-match-ignored': notModified('received'),
   'events-received-public-if-none-match-ignored': notModified('received-public'),
+  'events-public-etag-unquoted': quoted('public'),
+  'events-network-etag-unquoted': quoted('network'),
+  'events-org-etag-unquoted': quoted('org'),
+  'events-repo-etag-unquoted': quoted('repo'),
+  'events-user-etag-unquoted': quoted('user'),
+  'events-user-org-etag-unquoted': quoted('user-org'),
+  'events-user-public-etag-unquoted': quoted('user-public'),
+  'events-received-etag-unquoted': quoted('received'),
+  'events-received-public-etag-unquoted': quoted('received-public'),
+  'events-public-anonymous-refused': anonymous('public'),
+  'events-network-anonymous-refused': anonymous('network'),
+  'events-org-anonymous-refused': anonymous('org'),
+  'events-repo-anonymous-refused': anonymous('repo'),
+  'events-user-anonymous-refused': anonymous('user'),
+  'events-user-public-anonymous-refused': anonymous('user-public'),
+  'events-received-anonymous-refused': anonymous('received'),
+  'events-received-public-anonymous-refused': anonymous('received-public'),
+  'events-network-older-than-90-days': recent('network'),
+  'events-repo-older-than-90-days': recent('repo'),
+  'events-user-older-than-90-days': recent('user'),
+  'events-user-public-older-than-90-days': recent('user-public'),
+  'auth-private-network-open': async (b) => (await call(b, '/networks/acme/secret/events', { token: null })).status === 404,
 };
 
 describeFaultProbes('event faults', PROBES);
