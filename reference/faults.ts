@@ -11,6 +11,8 @@ const CONVENTION_FAULTS: Fault[] = [
   { id: 'auth-no-lockout', requirement: 'auth.lockout-403', effect: 'Repeated invalid attempts never lock the user out.' },
   { id: 'auth-no-accepted-permissions', requirement: 'auth.accepted-permissions-header', effect: 'X-Accepted-<Vendor>-Permissions is never sent.' },
   { id: 'auth-sso-no-header', requirement: 'auth.sso-403-header', effect: 'The single sign-on 403 lacks the X-<Vendor>-SSO header.' },
+  { id: 'errors-401-no-message', requirement: 'errors.message', effect: '401 bodies carry `error` instead of `message`.' },
+  { id: 'errors-403-no-message', requirement: 'errors.message', effect: '403 bodies carry `error` instead of `message`.' },
   { id: 'errors-no-message', requirement: 'errors.message', effect: 'Error bodies carry `error` instead of `message`.' },
   { id: 'versioning-old-version-refused', requirement: 'versioning.listed-versions', effect: 'A request naming API version 2022-11-28 is refused with 400.' },
   { id: 'versioning-v3-media-refused', requirement: 'versioning.media-types', effect: 'The older v3 media type is refused with 415.' },

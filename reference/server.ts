@@ -101,7 +101,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
   const common: Record<string, string> = {};
   const finish = (result: HandlerResult, rate?: { key: string; category: RateCategory; authenticated: boolean }) => {
     if (rate) Object.assign(common, rateLimitHeaders(state.rateLimiter.status(rate.key, rate.category, rate.authenticated), rate.category));
-    if (fault('errors-no-message')) stripMessage(result);
+    if (fault('errors-no-message') || fault(`errors-${result.status}-no-message`)) stripMessage(result);
     send(res, result, common);
   };
 

@@ -50,6 +50,24 @@ export const authSuite: Suite = {
       },
     },
     {
+      id: 'errors.message.refusals', title: 'Refusals (401 for invalid credentials, 403 or 404 for missing access) carry a message string', requirement: 'errors.message',
+      needs: { tokens: ['invalid'] },
+      async run(t) {
+        const probes: { path: string; as: Parameters<typeof t.request>[0]['as'] }[] = [{ path: '/events?per_page=1', as: 'invalid' }];
+        if (t.resources.sso_org && t.profile.tokens?.sso_unauthorized) probes.push({ path: `/orgs/${t.resources.sso_org}/code-scanning/alerts`, as: 'sso_unauthorized' });
+        if (t.resources.private_repo) probes.push({ path: `/repos/${t.resources.private_repo}/events`, as: null });
+        let refused = 0;
+        for (const { path, as } of probes) {
+          const r = await t.request({ path, as });
+          if (r.status < 400) continue;
+          refused += 1;
+          const message = (r.json as { message?: unknown } | undefined)?.message;
+          if (typeof message !== 'string') t.fail(`GET ${path} answered ${r.status} without a message string: ${r.text.slice(0, 120)}`);
+        }
+        if (!refused) t.skip('inconclusive', 'no probe was refused');
+      },
+    },
+    {
       id: 'auth.no-token-404-or-403', title: 'Private data without a token, or without the permission, answers 404 or 403', requirement: 'auth.no-token-404-or-403',
       needs: { resources: ['private_repo'] },
       async run(t) {

@@ -74,6 +74,11 @@ const PROBES: Record<string, Probe> = {
     const lm = r.headers['last-modified'];
     return lm !== undefined && (await call(b, '/notifications', { headers: { 'if-modified-since': lm } })).status === 304;
   },
+  'errors-401-no-message': async (b) => typeof (await call(b, '/events', { token: TOKENS.invalid })).body?.message === 'string',
+  'errors-403-no-message': async (b) => {
+    const r = await call(b, '/orgs/acme/code-scanning/alerts', { token: TOKENS.ssoUnauthorized });
+    return r.status === 403 && typeof r.body?.message === 'string';
+  },
   'auth-invalid-token-anonymous': async (b) => (await call(b, '/events', { token: TOKENS.invalid })).status === 401,
   'ratelimit-app-token-refused': async (b) => (await call(b, '/rate_limit', { token: TOKENS.appInstallation })).status === 200,
 };
