@@ -110,6 +110,29 @@ const PUBLIC_ONLY: CheckSpec[] = [
     (t) => ({ timeline: `/networks/${t.resources.private_repo}/events`, control: `/repos/${t.resources.private_repo}/events` })),
 ];
 
+/**
+ * "private events included when authenticated as that user": the user's own private events, as the
+ * private repository's timeline shows them, appear in their timeline where its first page reaches.
+ */
+const USER_PRIVATE_SHOWN: CheckSpec = {
+  id: 'events.user-private-shown', title: "A user's private events are included when authenticated as that user", requirement: 'events.user-private-own',
+  needs: { tokens: ['classic'], resources: ['private_repo'] },
+  async run(t) {
+    const user = login(t);
+    interface Ev extends EventBody { id: string; created_at: string; actor?: { login?: string } }
+    const control = await list(t, `/repos/${t.resources.private_repo}/events?per_page=100`);
+    const own = ((control?.items ?? []) as Ev[]).filter((e) => e.public === false && e.actor?.login === user);
+    if (!own.length) return t.skip('inconclusive', `GET /repos/${t.resources.private_repo}/events shows no private event of ${user}`);
+    const got = await list(t, `/users/${user}/events?per_page=100`);
+    if (!got?.items.length) return t.skip('inconclusive', `GET /users/${user}/events answered no events`);
+    const page = got.items as Ev[];
+    const oldest = Math.min(...page.map((e) => Date.parse(e.created_at)));
+    const ids = new Set(page.map((e) => e.id));
+    const missing = own.filter((e) => Date.parse(e.created_at) > oldest && !ids.has(e.id));
+    if (missing.length) t.fail(`GET /users/${user}/events as ${user} leaves out ${missing.length} of their private events in ${t.resources.private_repo}, e.g. ${missing[0]!.id} of ${missing[0]!.created_at}`);
+  },
+};
+
 /** "private ones only for the authenticated user": every other caller (anonymous, other accounts) sees none. */
 const RECEIVED_PRIVATE_OWN: CheckSpec = {
   id: 'events.received-private-own', title: "A user's received private events are shown only to that user", requirement: 'events.received-private-own', needs: classic,
@@ -222,5 +245,5 @@ const PRIVATE_NETWORK: CheckSpec = {
 };
 
 export const timelineChecks = (): CheckSpec[] => [
-  ...TIMELINES.flatMap(perTimeline), ...TIMELINES.map(ageCheck), ETAG_304, ETAG_QUOTED, ANONYMOUS, ...PUBLIC_ONLY, RECEIVED_PRIVATE_OWN, PRIVATE_NETWORK,
+  ...TIMELINES.flatMap(perTimeline), ...TIMELINES.map(ageCheck), ETAG_304, ETAG_QUOTED, ANONYMOUS, ...PUBLIC_ONLY, RECEIVED_PRIVATE_OWN, USER_PRIVATE_SHOWN, PRIVATE_NETWORK,
 ];

@@ -96,6 +96,21 @@ export const rateLimitSuite: Suite = {
       },
     },
     {
+      id: 'rate-limit.search-per-minute.basic', title: 'Basic authentication (login and token) gets the authenticated search limit', requirement: 'ratelimit.search-per-minute',
+      needs: { tokens: ['classic'] },
+      async run(t) {
+        const login = t.profile.tokens?.classic?.login;
+        if (!login) return t.skip('missing-resource', "the profile does not name the classic token's login (tokens.classic.login)");
+        const bearer = await status(t);
+        if (bearer?.resources.search?.limit !== LIMITS.search.perMinuteAuthenticated) return t.skip('inconclusive', `the classic token's own search limit is ${bearer?.resources.search?.limit}`);
+        const raw = `Basic ${Buffer.from(`${login}:${t.client.tokenValue('classic')}`).toString('base64')}`;
+        const r = await t.request({ path: '/rate_limit', as: { raw } });
+        if (!t.expectStatus(r, [200], `GET /rate_limit with Basic ${login}:<token>`)) return;
+        const limit = (t.body<RateLimit>(r))?.resources?.search?.limit;
+        if (limit !== LIMITS.search.perMinuteAuthenticated) t.fail(`with Basic ${login}:<token> the search limit is ${limit}, not ${LIMITS.search.perMinuteAuthenticated}`);
+      },
+    },
+    {
       id: 'rate-limit.app-tokens', title: 'GET /rate_limit works with app tokens', requirement: 'ratelimit.app-tokens', needs: { tokens: ['classic'] },
       async run(t) {
         const apps = (['app_installation', 'app_user'] as const).filter((n) => t.profile.tokens?.[n]);

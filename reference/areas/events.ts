@@ -132,6 +132,7 @@ export const eventsArea: AreaModule<EventsState> = {
     { id: 'events-public-not-delayed', requirement: 'events.public-delay', effect: '/events includes events younger than five minutes.' },
     { id: 'events-network-no-redirect', requirement: 'events.network-301', effect: 'A moved repository network answers 200 under its old name instead of 301.' },
     { id: 'events-private-leak', requirement: 'events.user-private-own', effect: "Private events appear to callers other than the user (anonymous included)." },
+    { id: 'events-user-private-hidden', requirement: 'events.user-private-own', effect: '/users/{username}/events leaves out private events even when the user asks.' },
     { id: 'events-user-org-any-user', requirement: 'events.user-org-own', effect: "Anyone may read another user's organization dashboard." },
     { id: 'events-received-public-private', requirement: 'events.received-public-only', effect: '/received_events/public includes private events the caller can read.' },
     { id: 'events-no-poll-interval', requirement: 'poll.interval-header', effect: 'Event timelines carry no X-Poll-Interval.' },
@@ -185,7 +186,7 @@ export const eventsArea: AreaModule<EventsState> = {
     },
     'events.user': (ctx) => {
       if (!ctx.state.world.users.has(ctx.params.username!)) return notFound();
-      return timeline(ctx, { where: (e) => e.actor === ctx.params.username, includePrivate: isSelf(ctx) });
+      return timeline(ctx, { where: (e) => e.actor === ctx.params.username, includePrivate: isSelf(ctx) && !ctx.fault('events-user-private-hidden') });
     },
     'events.user-org': (ctx) => {
       const org = ctx.state.world.orgs.get(ctx.params.org!);

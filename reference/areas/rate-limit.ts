@@ -8,6 +8,7 @@ export const rateLimitArea: AreaModule<Record<string, never>> = {
     { id: 'ratelimit-rate-differs', requirement: 'ratelimit.rate-equals-core', effect: '`rate` reports one more request used than `core`.' },
     { id: 'ratelimit-missing-category', requirement: 'ratelimit.status-categories', effect: '`resources` lacks `code_scanning_upload`.' },
     { id: 'ratelimit-app-token-refused', requirement: 'ratelimit.app-tokens', effect: 'GET /rate_limit answers 403 to app installation and app user tokens.' },
+    { id: 'ratelimit-basic-counted-anonymous', requirement: 'ratelimit.search-per-minute', effect: 'GET /rate_limit reports the anonymous limits to requests authenticated with Basic login:token.' },
     { id: 'ratelimit-reset-in-ms', requirement: 'ratelimit.status-categories', effect: '`reset` is given in milliseconds, not seconds.' },
   ],
   createState: () => ({}),
@@ -15,7 +16,8 @@ export const rateLimitArea: AreaModule<Record<string, never>> = {
     'rate-limit.get': (ctx) => {
       const kind = ctx.caller.token?.kind;
       if ((kind === 'app-installation' || kind === 'app-user') && ctx.fault('ratelimit-app-token-refused')) return error(403, 'Resource not accessible by integration');
-      const authenticated = ctx.caller.token !== null;
+      // "basic, OAuth and client-ID-plus-secret requests count as authenticated for search limits"; the fault reports Basic as anonymous.
+      const authenticated = ctx.caller.token !== null && !(ctx.fault('ratelimit-basic-counted-anonymous') && /^basic /i.test(ctx.headers.authorization ?? ''));
       const resources: Record<string, { limit: number; remaining: number; reset: number; used: number }> =
         ctx.state.rateLimiter.all(ctx.caller.rateKey, authenticated);
       if (ctx.fault('ratelimit-reset-in-ms')) for (const r of Object.values(resources)) r.reset *= 1000;

@@ -180,6 +180,7 @@ const PER_TIMELINE: Record<string, Probe> = {
   'events-repo-older-than-90-days': recent('repo'),
   'events-user-older-than-90-days': recent('user'),
   'events-user-public-older-than-90-days': recent('user-public'),
+  'events-user-private-hidden': async (b) => (await call(b, '/users/mona/events?per_page=100')).body.some((e: { public: boolean }) => !e.public),
   'auth-private-network-open': async (b) => (await call(b, '/networks/acme/secret/events', { token: null })).status === 404,
 };
 
