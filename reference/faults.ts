@@ -10,6 +10,7 @@ const CONVENTION_FAULTS: Fault[] = [
   { id: 'auth-invalid-403-first', requirement: 'auth.invalid-credentials-401', effect: 'Invalid credentials are answered 403 from the first attempt.' },
   { id: 'auth-no-lockout', requirement: 'auth.lockout-403', effect: 'Repeated invalid attempts never lock the user out.' },
   { id: 'auth-no-accepted-permissions', requirement: 'auth.accepted-permissions-header', effect: 'X-Accepted-<Vendor>-Permissions is never sent.' },
+  { id: 'auth-sso-blocks-fine-grained', requirement: 'auth.sso-fine-grained-app', effect: 'Fine-grained and app user tokens are refused by single sign-on like a classic token never authorized.' },
   { id: 'auth-sso-no-header', requirement: 'auth.sso-403-header', effect: 'The single sign-on 403 lacks the X-<Vendor>-SSO header.' },
   { id: 'errors-401-no-message', requirement: 'errors.message', effect: '401 bodies carry `error` instead of `message`.' },
   { id: 'errors-403-no-message', requirement: 'errors.message', effect: '403 bodies carry `error` instead of `message`.' },

@@ -13,7 +13,7 @@ import { notModified } from '../src/conditional.js';
 import { listen, normalizePrefix } from '../src/listen.js';
 import { authenticate } from './auth.js';
 import { resolveFaults } from './faults.js';
-import { error, type Handler, type HandlerContext, type HandlerResult } from './http.js';
+import { error, type Caller, type Handler, type HandlerContext, type HandlerResult } from './http.js';
 import { DEFAULT_LOCKOUT, type LockoutPolicy } from './lockout.js';
 import { acceptedPermissions, admit, ssoRefusal } from './policy.js';
 import { quotaTable, rateLimitHeaders } from './rate-limiter.js';
@@ -158,7 +158,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
   if (endpoint.area === 'imports' && state.importsRetired) {
     return finish(error(503, 'The source import interface is retired and unavailable.'), rate);
   }
-  const refusal = admit(endpoint, authedCaller, fault) ?? ssoRefusal(state.world, authedCaller, params, names, env.origin, !fault('auth-sso-no-header'));
+  const refusal = admit(endpoint, authedCaller, fault) ?? ssoRefusal(state.world, ssoSubject(authedCaller, fault), params, names, env.origin, !fault('auth-sso-no-header'));
   if (refusal) return count(refusal);
 
   let body: Record<string, unknown> = {};
@@ -203,6 +203,13 @@ function conditional(req: IncomingMessage, result: HandlerResult, fault: (id: st
   };
   if (notModified(conditions, { etag: `"${digest}"`, lastModified: headers['Last-Modified'] })) return { status: 304, headers };
   return { ...result, headers };
+}
+
+/** With the fault, fine-grained and app user tokens meet single sign-on as a classic token never authorized would. */
+function ssoSubject(caller: Caller, fault: (id: string) => boolean): Caller {
+  const kind = caller.token?.kind;
+  if (!caller.token || (kind !== 'fine-grained' && kind !== 'app-user') || !fault('auth-sso-blocks-fine-grained')) return caller;
+  return { ...caller, token: { ...caller.token, kind: 'classic', ssoAuthorized: [] } };
 }
 
 function stripMessage(result: HandlerResult): void {

@@ -232,6 +232,40 @@ const ageCheck = (tl: Timeline): CheckSpec => ({
   },
 });
 
+/** "the user's organization dashboard; only the authenticated user": not an anonymous caller either. */
+const USER_ORG_ANONYMOUS: CheckSpec = {
+  id: 'events.user-org-own.anonymous', title: "A user's organization dashboard is refused to anonymous callers", requirement: 'events.user-org-own', needs: withOrg,
+  async run(t) {
+    const path = `/users/${login(t)}/events/orgs/${t.resources.org}`;
+    const own = await t.request({ path });
+    if (own.status !== 200) return t.skip('inconclusive', `GET ${path} as that user answered ${own.status}`);
+    const r = await t.request({ path, as: null });
+    if (r.status < 400 || r.status > 499) t.fail(`anonymous GET ${path} answered ${r.status}`);
+  },
+};
+
+/**
+ * "Fine-grained tokens are authorized at creation; app tokens are authorized automatically": where single
+ * sign-on refuses a classic token never authorized, fine-grained and app user tokens of a member pass.
+ */
+const SSO_FINE_GRAINED: CheckSpec = {
+  id: 'auth.sso-fine-grained-app', title: 'Single sign-on does not refuse fine-grained and app user tokens', requirement: 'auth.sso-fine-grained-app',
+  needs: { tokens: ['sso_unauthorized'], resources: ['sso_org'] },
+  async run(t) {
+    const path = `/orgs/${t.resources.sso_org}/events?per_page=1`;
+    const classic = await t.request({ path, as: 'sso_unauthorized' });
+    if (classic.status !== 403 || !classic.headers[t.names.ssoHeader.toLowerCase()]) {
+      return t.skip('inconclusive', `GET ${path} with the SSO-unauthorized classic token answered ${classic.status} without ${t.names.ssoHeader}: no enforcement to compare with`);
+    }
+    const kinds = (['fine_grained', 'app_user'] as const).filter((n) => t.profile.tokens?.[n]);
+    if (!kinds.length) return t.skip('missing-token', 'the profile names no fine_grained or app_user token');
+    for (const as of kinds) {
+      const r = await t.request({ path, as });
+      if (r.status === 403 && r.headers[t.names.ssoHeader.toLowerCase()]) t.fail(`GET ${path} with the ${as} token: 403 for single sign-on (${t.names.ssoHeader}: ${r.headers[t.names.ssoHeader.toLowerCase()]})`);
+    }
+  },
+};
+
 /** "Without a token … the answer is 404 or 403": a private repository's network, with a reader's 200 as the control. */
 const PRIVATE_NETWORK: CheckSpec = {
   id: 'auth.no-token-404-or-403.network', title: "A private repository's network events answer 404 or 403 without a token", requirement: 'auth.no-token-404-or-403',
@@ -245,5 +279,5 @@ const PRIVATE_NETWORK: CheckSpec = {
 };
 
 export const timelineChecks = (): CheckSpec[] => [
-  ...TIMELINES.flatMap(perTimeline), ...TIMELINES.map(ageCheck), ETAG_304, ETAG_QUOTED, ANONYMOUS, ...PUBLIC_ONLY, RECEIVED_PRIVATE_OWN, USER_PRIVATE_SHOWN, PRIVATE_NETWORK,
+  ...TIMELINES.flatMap(perTimeline), ...TIMELINES.map(ageCheck), ETAG_304, ETAG_QUOTED, ANONYMOUS, ...PUBLIC_ONLY, RECEIVED_PRIVATE_OWN, USER_PRIVATE_SHOWN, USER_ORG_ANONYMOUS, SSO_FINE_GRAINED, PRIVATE_NETWORK,
 ];

@@ -155,4 +155,20 @@ const UNKNOWN_ACCOUNT: CheckSpec = {
   },
 };
 
-export const endpointChecks = (): CheckSpec[] => [...KINDS.flatMap(perKind), ...CODE_LIMITS, UNKNOWN_ACCOUNT];
+/** "Anonymous requests work for public data": the shared anonymous searches were answered, not refused for want of a token. */
+const ANONYMOUS: CheckSpec = {
+  id: 'search.anonymous-public-data', title: 'Search answers anonymous callers', requirement: 'auth.anonymous-public-data', needs: {},
+  async run(t) {
+    let answered = 0;
+    for (const kind of KINDS.filter((k) => (k.needs.resources ?? []).every((r) => t.resources[r] !== undefined))) {
+      const r = await kindSearch(t, kind);
+      // A 403 may be the spent anonymous window; only "Requires authentication" refuses the caller as such.
+      if (r.status === 401) t.fail(`anonymous GET /search/${kind.name} answered 401`);
+      else if (r.status === 200) answered += 1;
+      else t.info(`anonymous GET /search/${kind.name} answered ${r.status}`);
+    }
+    if (!answered && !t.failures.length) t.skip('inconclusive', 'no anonymous search was answered');
+  },
+};
+
+export const endpointChecks = (): CheckSpec[] => [...KINDS.flatMap(perKind), ...CODE_LIMITS, UNKNOWN_ACCOUNT, ANONYMOUS];

@@ -132,6 +132,7 @@ export const eventsArea: AreaModule<EventsState> = {
     { id: 'events-public-not-delayed', requirement: 'events.public-delay', effect: '/events includes events younger than five minutes.' },
     { id: 'events-network-no-redirect', requirement: 'events.network-301', effect: 'A moved repository network answers 200 under its old name instead of 301.' },
     { id: 'events-private-leak', requirement: 'events.user-private-own', effect: "Private events appear to callers other than the user (anonymous included)." },
+    { id: 'events-user-org-anonymous-open', requirement: 'events.user-org-own', effect: "Anonymous callers may read a user's organization dashboard (other users may not)." },
     { id: 'events-user-private-hidden', requirement: 'events.user-private-own', effect: '/users/{username}/events leaves out private events even when the user asks.' },
     { id: 'events-user-org-any-user', requirement: 'events.user-org-own', effect: "Anyone may read another user's organization dashboard." },
     { id: 'events-received-public-private', requirement: 'events.received-public-only', effect: '/received_events/public includes private events the caller can read.' },
@@ -191,7 +192,8 @@ export const eventsArea: AreaModule<EventsState> = {
     'events.user-org': (ctx) => {
       const org = ctx.state.world.orgs.get(ctx.params.org!);
       if (!org || !ctx.state.world.users.has(ctx.params.username!)) return notFound();
-      if (!isSelf(ctx) && !ctx.fault('events-user-org-any-user')) {
+      const admitted = isSelf(ctx) || ctx.fault('events-user-org-any-user') || (!ctx.caller.token && ctx.fault('events-user-org-anonymous-open'));
+      if (!admitted) {
         return error(404, 'Not Found: only the authenticated user may read their organization dashboard');
       }
       return timeline(ctx, { where: (e) => e.repo.owner === org.login, includePrivate: true });

@@ -45,6 +45,7 @@ export const searchArea: AreaModule<SearchState> = {
     { id: 'search-text-match-off-by-one', requirement: 'search.text-match-indices', effect: 'Text-match indices are shifted one character right.' },
     ...(['code', 'commits', 'labels', 'repositories'] as const).flatMap((k): Fault[] => [
       { id: `search-${k}-score-ascending`, requirement: 'search.best-match-descending', effect: `${k} search orders best match ascending by default.` },
+      { id: `search-${k}-anonymous-refused`, requirement: 'auth.anonymous-public-data', effect: `${k} search answers 401 to anonymous callers.` },
       { id: `search-${k}-text-match-ignored`, requirement: 'search.text-match-opt-in', effect: `The text-match media type adds no text_matches to ${k} search.` },
     ]),
     { id: 'search-commits-text-match-property', requirement: 'search.text-match-opt-in', effect: 'Commit text matches name the property `commit.message`, not `message`.' },

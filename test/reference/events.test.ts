@@ -181,6 +181,8 @@ const PER_TIMELINE: Record<string, Probe> = {
   'events-user-older-than-90-days': recent('user'),
   'events-user-public-older-than-90-days': recent('user-public'),
   'events-user-private-hidden': async (b) => (await call(b, '/users/mona/events?per_page=100')).body.some((e: { public: boolean }) => !e.public),
+  'events-user-org-anonymous-open': async (b) => (await call(b, '/users/mona/events/orgs/acme', { token: null })).status === 404,
+  'auth-sso-blocks-fine-grained': async (b) => (await call(b, '/orgs/acme/events', { token: TOKENS.fineGrained })).status === 200,
   'auth-private-network-open': async (b) => (await call(b, '/networks/acme/secret/events', { token: null })).status === 404,
 };
 

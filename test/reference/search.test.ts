@@ -412,6 +412,12 @@ const FAULT_CHECKS: Record<string, (get: Get) => Promise<void>> = {
     matched(await search(get, 'labels', 'widget', `&repository_id=${REPO_ID('acme/widgets')}`, { headers: TEXT_MATCH }), ['name', 'description']);
   },
   'search-repositories-text-match-ignored': async (get) => matched(await search(get, 'repositories', 'widget', '', { headers: TEXT_MATCH }), ['name', 'description']),
+  'search-code-anonymous-refused': async (get) => expect((await search(get, 'code', 'widget', '', { token: null })).status).toBe(200),
+  'search-commits-anonymous-refused': async (get) => expect((await search(get, 'commits', 'widget', '', { token: null })).status).toBe(200),
+  'search-labels-anonymous-refused': async (get) => {
+    expect((await search(get, 'labels', 'widget', `&repository_id=${REPO_ID('acme/widgets')}`, { token: null })).status).toBe(200);
+  },
+  'search-repositories-anonymous-refused': async (get) => expect((await search(get, 'repositories', 'widget', '', { token: null })).status).toBe(200),
   'search-code-q-length-unchecked': async (get) => expect422(await search(get, 'code', 'w'.repeat(LIMITS.search.maxQueryLength + 1))),
   'search-code-operators-unlimited': async (get) => expect422(await search(get, 'code', 'a OR b OR c OR d OR e OR f OR g')),
   'search-code-422-wrong-message': async (get) => expect422(await search(get, 'code', 'repo:acme/widgets')),

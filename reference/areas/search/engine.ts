@@ -60,6 +60,7 @@ const qError = (message: string, code = 'invalid'): SearchError => ({ resource: 
 const broken = (ctx: HandlerContext, fault: string) => ctx.fault(`search-${fault}`) || ctx.fault(`${ctx.endpoint.id.replace('.', '-')}-${fault}`);
 
 export function runSearch<R>(ctx: HandlerContext, kind: Kind<R>, records: readonly R[]): HandlerResult {
+  if (!ctx.caller.token && broken(ctx, 'anonymous-refused')) return error(401, 'Requires authentication');
   const parsed = validate(ctx, kind);
   if ('status' in parsed) return parsed;
   const { qualifiers, expr } = parsed;
