@@ -301,6 +301,17 @@ describe('text-match metadata', () => {
     ['repositories', 'widget', '', ['description', 'name']],
   ];
 
+  it('reports matches in comment bodies as the comment\'s body', async () => {
+    const r = await search(ref.get, 'issues', 'regression', '&per_page=100', { headers: TEXT_MATCH });
+    const inComments = r.body.items.flatMap((i: any) => i.text_matches).filter((tm: any) => tm.object_type === 'IssueComment');
+    expect(inComments.length).toBeGreaterThan(0);
+    for (const tm of inComments) {
+      expect(tm.property).toBe('body');
+      expect(tm.object_url).toMatch(/\/issues\/comments\/\d+$/);
+      expect(tm.fragment.toLowerCase()).toContain('regression');
+    }
+  });
+
   it('adds text_matches whose indices locate the keyword inside the fragment', async () => {
     for (const [kind, q, extra, properties] of cases) {
       const r = await search(ref.get, kind, q, extra, { headers: TEXT_MATCH });

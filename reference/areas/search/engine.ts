@@ -16,6 +16,8 @@ export interface Field<R> {
   property?: string;
   weight: number;
   texts(r: R): string[];
+  /** The resource holding the n-th text, when it is not the record itself (an issue's comments). */
+  object?(ctx: HandlerContext, r: R, n: number): { url: string; type: string };
 }
 
 export interface Kind<R> {
@@ -223,12 +225,12 @@ function namedResource(world: World, q: Qualifier): NamedResource | undefined {
 
 /** Text-match metadata for each reported property holding a wanted keyword; indices are relative to the fragment. */
 function textMatches<R>(ctx: HandlerContext, kind: Kind<R>, fields: Field<R>[], r: R, terms: string[]): Record<string, unknown>[] {
-  const object = kind.object(ctx, r);
   const shift = ctx.fault('search-text-match-off-by-one') ? 1 : 0;
   const out: Record<string, unknown>[] = [];
   for (const f of fields) {
     if (!f.property) continue;
-    for (const value of f.texts(r)) {
+    for (const [n, value] of f.texts(r).entries()) {
+      const object = f.object?.(ctx, r, n) ?? kind.object(ctx, r);
       const hits = terms.flatMap((t) => occurrences(value, t).map((s) => [s, s + t.length] as const)).sort((a, b) => a[0] - b[0]);
       const first = hits[0];
       if (!first) continue;
