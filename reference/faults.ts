@@ -7,6 +7,7 @@ const CONVENTION_FAULTS: Fault[] = [
   { id: 'auth-token-scheme-refused', requirement: 'auth.bearer-and-token-schemes', effect: 'The `token <TOKEN>` scheme is answered 401.' },
   { id: 'auth-password-accepted', requirement: 'auth.password-rejected', effect: 'Basic username:password is accepted as if it were a token.' },
   { id: 'auth-invalid-token-anonymous', requirement: 'auth.invalid-credentials-401', effect: 'An unknown token is served as an anonymous request: 200 wherever anonymous callers are admitted.' },
+  { id: 'auth-password-anonymous', requirement: 'auth.password-rejected', effect: 'Basic login:password is served as an anonymous request: 200 wherever anonymous callers are admitted.' },
   { id: 'auth-invalid-403-first', requirement: 'auth.invalid-credentials-401', effect: 'Invalid credentials are answered 403 from the first attempt.' },
   { id: 'auth-no-lockout', requirement: 'auth.lockout-403', effect: 'Repeated invalid attempts never lock the user out.' },
   { id: 'auth-no-accepted-permissions', requirement: 'auth.accepted-permissions-header', effect: 'X-Accepted-<Vendor>-Permissions is never sent.' },

@@ -36,6 +36,19 @@ export const authSuite: Suite = {
       },
     },
     {
+      id: 'auth.password-rejected.public-data', title: 'A username and password yield a 4xx on public data too, not an anonymous answer', requirement: 'auth.password-rejected',
+      needs: { resources: [] },
+      async run(t) {
+        const user = t.profile.password_user;
+        if (!user) return t.skip('missing-resource', 'the profile names no password_user (a login with its real password)');
+        const path = '/events?per_page=1';
+        const control = await t.request({ path, as: null });
+        if (control.status !== 200) return t.skip('inconclusive', `anonymous GET ${path} answered ${control.status}`);
+        const r = await t.request({ path, as: { raw: basic(user.login, user.password) } });
+        if (r.status < 400 || r.status > 499) t.fail(`GET ${path} with Basic ${user.login}:<password> answered ${r.status}, not a 4xx (anonymous: 200)`);
+      },
+    },
+    {
       id: 'auth.invalid-credentials-401.public-data', title: 'An invalid token gives 401 on public data too, not an anonymous answer', requirement: 'auth.invalid-credentials-401',
       needs: { tokens: ['invalid'], resources: ['public_repo'] },
       async run(t) {

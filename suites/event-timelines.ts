@@ -54,6 +54,20 @@ function perTimeline(tl: Timeline): CheckSpec[] {
   const where = (t: CheckContext) => tl.path(t, login(t));
   return [
     {
+      id: `events.paging.${tl.name}`, title: `GET events.${tl.name} honours per_page and page`, requirement: 'events.paging', needs: tl.needs,
+      async run(t) {
+        const path = where(t);
+        const SIZE = 5;
+        const [first, second] = [await list(t, `${path}?per_page=${SIZE}&page=1`), await list(t, `${path}?per_page=${SIZE}&page=2`)];
+        if (!first || !second) return t.skip('inconclusive', `GET ${path} with per_page and page did not answer 200 with an array`);
+        if (first.items.length > SIZE) return t.fail(`GET ${path}?per_page=${SIZE} returned ${first.items.length} events`);
+        if (first.items.length < SIZE || !second.items.length) return t.skip('inconclusive', `GET ${path} has no more than ${SIZE} events: pages cannot be told apart`);
+        const ids = new Set(first.items.map((e) => (e as { id?: unknown }).id));
+        const repeated = second.items.filter((e) => ids.has((e as { id?: unknown }).id));
+        if (repeated.length) t.fail(`GET ${path}: page 2 repeats ${repeated.length} events of page 1 (per_page=${SIZE})`);
+      },
+    },
+    {
       id: `events.per-page-100.${tl.name}`, title: `GET events.${tl.name} holds at most 100 events a page`, requirement: 'events.per-page-100', needs: tl.needs,
       async run(t) {
         const path = where(t);

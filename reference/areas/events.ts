@@ -112,10 +112,19 @@ function timeline(ctx: HandlerContext, sel: Selection): HandlerResult {
   visible.sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
   const uncapped = ctx.fault('events-per-page-uncapped') || ctx.fault(`events-${slug(ctx)}-per-page-uncapped`);
   const max = uncapped ? Number.MAX_SAFE_INTEGER : ctx.endpoint.perPage!.max;
-  const page = paginate(ctx, visible, { max, default: 30 });
+  const page = paginate(pagingFaults(ctx), visible, { max, default: 30 });
   const headers: Record<string, string> = { ...page.headers };
   if (!ctx.fault('events-no-poll-interval') && !ctx.fault(`events-${slug(ctx)}-no-poll-interval`)) headers['X-Poll-Interval'] = String(ctx.state.pollIntervalSeconds);
   return json(200, page.items.map((e) => render(e, ctx)), headers);
+}
+
+/** The paging faults: a timeline that ignores `page` (always the first) or `per_page` (always the default). */
+function pagingFaults(ctx: HandlerContext): HandlerContext {
+  const ignored = ['page', 'per_page'].filter((p) => ctx.fault(`events-${slug(ctx)}-${p.replace('_', '-')}-ignored`));
+  if (!ignored.length) return ctx;
+  const query = new URLSearchParams(ctx.query);
+  for (const p of ignored) query.delete(p);
+  return { ...ctx, query };
 }
 
 function liveRepo(world: World, owner: string, name: string): Repo | undefined {
@@ -148,6 +157,8 @@ export const eventsArea: AreaModule<EventsState> = {
       { id: `events-${t}-per-page-uncapped`, requirement: 'events.per-page-100', effect: `per_page above 100 is served in full on the ${t} timeline.` },
       { id: `events-${t}-no-poll-interval`, requirement: 'poll.interval-header', effect: `The ${t} timeline carries no X-Poll-Interval.` },
       { id: `events-${t}-if-none-match-ignored`, requirement: 'cond.etag-304', effect: `A matching If-None-Match on the ${t} timeline is answered 200, never 304.` },
+      { id: `events-${t}-page-ignored`, requirement: 'events.paging', effect: `The ${t} timeline ignores \`page\`: every page is the first.` },
+      { id: `events-${t}-per-page-ignored`, requirement: 'events.paging', effect: `The ${t} timeline ignores \`per_page\`: every page holds the default 30.` },
       { id: `events-${t}-etag-unquoted`, requirement: 'cond.etag-quoted', effect: `The ${t} timeline sends its ETag without the required quotes.` },
     ]),
     // Only another user's organization dashboard is closed to anonymous callers.

@@ -14,6 +14,7 @@ export const EVENTS = [
   req('events.user-public-only', 'MUST', 1, 'Events', '/users/{username}/events/public | username | 200 | public only'),
   req('events.received-private-own', 'MUST', 1, 'Events',
     '/users/{username}/received_events | username | 200 | events from watched repositories and followed users; private ones only for the authenticated user'),
+  req('events.paging', 'MUST', 1, 'Events', 'All are GET, take `per_page` (max 100) and `page`, and return an array of event records.'),
   req('events.per-page-100', 'MUST', 1, 'Limits', 'Event page size | max 100'),
   req('events.payload-shapes', 'MUST', 1, 'Event record',
     'Payload shapes seen: WatchEvent {action}; PushEvent {push_id integer, size integer, distinct_size integer, ref, head, before, commits [ {sha, author {email, name}, message, distinct boolean, url} ]}; CreateEvent {ref (nullable), ref_type, master_branch, description (nullable), pusher_type}.'),

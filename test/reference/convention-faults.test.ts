@@ -80,6 +80,7 @@ const PROBES: Record<string, Probe> = {
     return r.status === 403 && typeof r.body?.message === 'string';
   },
   'ratelimit-basic-counted-anonymous': async (b) => (await call(b, '/rate_limit', { authorization: basic('mona', TOKENS.classic) })).body.resources.search.limit === 30,
+  'auth-password-anonymous': async (b) => (await call(b, '/events', { authorization: basic('mona', 'mona-password-1') })).status === 401,
   'auth-invalid-token-anonymous': async (b) => (await call(b, '/events', { token: TOKENS.invalid })).status === 401,
   'ratelimit-app-token-refused': async (b) => (await call(b, '/rate_limit', { token: TOKENS.appInstallation })).status === 200,
 };

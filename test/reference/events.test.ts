@@ -122,6 +122,12 @@ const notModified = (t: string): Probe => async (b) => {
   return (await call(b, TIMELINE_PATHS[t]!, { headers: { 'if-none-match': first.headers.etag! } })).status === 304;
 };
 
+/** per_page=5 gives five events, and page 2 five others. */
+const paged = (t: string): Probe => async (b) => {
+  const [one, two] = await Promise.all([call(b, `${TIMELINE_PATHS[t]}?per_page=5&page=1`), call(b, `${TIMELINE_PATHS[t]}?per_page=5&page=2`)]);
+  const ids = new Set(one.body.map((e: { id: string }) => e.id));
+  return one.body.length === 5 && two.body.length === 5 && two.body.every((e: { id: string }) => !ids.has(e.id));
+};
 const quoted = (t: string): Probe => async (b) => /^"[^"]+"$/.test((await call(b, TIMELINE_PATHS[t]!)).headers.etag ?? '');
 const anonymous = (t: string): Probe => async (b) => (await call(b, TIMELINE_PATHS[t]!, { token: null })).status === 200;
 /** Every page of the timeline, read to its end, holds only events of the past 90 days. */
@@ -159,6 +165,24 @@ const PER_TIMELINE: Record<string, Probe> = {
   'events-user-public-if-none-match-ignored': notModified('user-public'),
   'events-received-if-none-match-ignored': notModified('received'),
   'events-received-public-if-none-match-ignored': notModified('received-public'),
+  'events-public-page-ignored': paged('public'),
+  'events-network-page-ignored': paged('network'),
+  'events-org-page-ignored': paged('org'),
+  'events-repo-page-ignored': paged('repo'),
+  'events-user-page-ignored': paged('user'),
+  'events-user-org-page-ignored': paged('user-org'),
+  'events-user-public-page-ignored': paged('user-public'),
+  'events-received-page-ignored': paged('received'),
+  'events-received-public-page-ignored': paged('received-public'),
+  'events-public-per-page-ignored': paged('public'),
+  'events-network-per-page-ignored': paged('network'),
+  'events-org-per-page-ignored': paged('org'),
+  'events-repo-per-page-ignored': paged('repo'),
+  'events-user-per-page-ignored': paged('user'),
+  'events-user-org-per-page-ignored': paged('user-org'),
+  'events-user-public-per-page-ignored': paged('user-public'),
+  'events-received-per-page-ignored': paged('received'),
+  'events-received-public-per-page-ignored': paged('received-public'),
   'events-public-etag-unquoted': quoted('public'),
   'events-network-etag-unquoted': quoted('network'),
   'events-org-etag-unquoted': quoted('org'),
