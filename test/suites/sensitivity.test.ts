@@ -27,7 +27,7 @@ describe('the whole run against the correct reference', () => {
     expect(searches.filter((e) => !e.request.headers.authorization).length).toBeLessThanOrEqual(LIMITS.search.perMinuteAnonymous);
     // The reference enforces the limit: no request of the run met a rate-limit refusal.
     expect(r.transcript.filter((e) => /rate limit/i.test(JSON.stringify(e.response?.body ?? '')))).toEqual([]);
-  });
+  }, 90_000);
 });
 
 describe('writes', () => {
@@ -117,7 +117,7 @@ describe('the same run under a prefix and with the real platform\'s vendor word'
       expect(r.counts.pass).toBeGreaterThan(50);
       if (options.vendor) expect(r.transcript.some((e) => e.request.headers.accept === 'application/vnd.github+json')).toBe(true);
       if (options.prefix) expect(r.transcript.every((e) => new URL(e.request.url).pathname.startsWith('/api/v3/'))).toBe(true);
-    });
+    }, 90_000);
   }
 });
 
