@@ -63,8 +63,8 @@ function perTimeline(tl: Timeline): CheckSpec[] {
         if (first.items.length > SIZE) return t.fail(`GET ${path}?per_page=${SIZE} returned ${first.items.length} events`);
         if (first.items.length < SIZE || !second.items.length) return t.skip('inconclusive', `GET ${path} has no more than ${SIZE} events: pages cannot be told apart`);
         const ids = new Set(first.items.map((e) => (e as { id?: unknown }).id));
-        const repeated = second.items.filter((e) => ids.has((e as { id?: unknown }).id));
-        if (repeated.length) t.fail(`GET ${path}: page 2 repeats ${repeated.length} events of page 1 (per_page=${SIZE})`);
+        // New events arriving in between shift a few across the boundary; a page 2 made only of page 1 ignored `page`.
+        if (second.items.every((e) => ids.has((e as { id?: unknown }).id))) t.fail(`GET ${path}: page 2 repeats page 1 (per_page=${SIZE})`);
       },
     },
     {
