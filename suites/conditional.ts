@@ -1,5 +1,6 @@
 /** Conditional requests and polling: ETag / If-None-Match on events, Last-Modified / If-Modified-Since on notifications, X-Poll-Interval. */
 import type { Suite } from '../src/suite.js';
+import { ETAG_304_EVERY_TIMELINE } from './event-timelines.js';
 
 export const conditionalSuite: Suite = {
   name: 'conditional',
@@ -51,5 +52,6 @@ export const conditionalSuite: Suite = {
         }
       },
     },
+    ETAG_304_EVERY_TIMELINE,
   ],
 };

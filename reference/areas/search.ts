@@ -50,6 +50,7 @@ export const searchArea: AreaModule<SearchState> = {
     ]),
     { id: 'search-commits-text-match-property', requirement: 'search.text-match-opt-in', effect: 'Commit text matches name the property `commit.message`, not `message`.' },
     { id: 'search-code-q-length-unchecked', requirement: 'search.q-length-256', effect: 'Code search accepts q of any keyword length.' },
+    { id: 'search-issues-operators-unlimited', requirement: 'search.max-operators', effect: 'Issue search accepts any number of AND/OR/NOT operators (code search still refuses six).' },
     { id: 'search-code-operators-unlimited', requirement: 'search.max-operators', effect: 'Code search accepts any number of AND/OR/NOT operators.' },
     { id: 'search-code-422-wrong-message', requirement: 'search.validation-message', effect: "Code search 422s say 'Validation Failed' (capital F)." },
     { id: 'search-user-unknown-accepted', requirement: 'search.inaccessible-resources-422', effect: 'user: naming an account that does not exist answers 200 with no results.' },

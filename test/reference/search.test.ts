@@ -430,6 +430,7 @@ const FAULT_CHECKS: Record<string, (get: Get) => Promise<void>> = {
   },
   'search-repositories-anonymous-refused': async (get) => expect((await search(get, 'repositories', 'widget', '', { token: null })).status).toBe(200),
   'search-code-q-length-unchecked': async (get) => expect422(await search(get, 'code', 'w'.repeat(LIMITS.search.maxQueryLength + 1))),
+  'search-issues-operators-unlimited': async (get) => expect422(await search(get, 'issues', 'a OR b OR c OR d OR e OR f OR g')),
   'search-code-operators-unlimited': async (get) => expect422(await search(get, 'code', 'a OR b OR c OR d OR e OR f OR g')),
   'search-code-422-wrong-message': async (get) => expect422(await search(get, 'code', 'repo:acme/widgets')),
   'search-user-unknown-accepted': async (get) => expect422(await search(get, 'issues', 'widget user:no--such-account', '', { token: null })),
