@@ -81,6 +81,10 @@ const PROBES: Record<string, Probe> = {
   },
   'ratelimit-basic-counted-anonymous': async (b) => (await call(b, '/rate_limit', { authorization: basic('mona', TOKENS.classic) })).body.resources.search.limit === 30,
   'auth-password-anonymous': async (b) => (await call(b, '/events', { authorization: basic('mona', 'mona-password-1') })).status === 401,
+  'rate-limit-get-if-none-match-ignored': async (b) => {
+    const r = await call(b, '/rate_limit');
+    return (await call(b, '/rate_limit', { headers: { 'if-none-match': r.headers.etag! } })).status === 304;
+  },
   'auth-invalid-token-anonymous': async (b) => (await call(b, '/events', { token: TOKENS.invalid })).status === 401,
   'ratelimit-app-token-refused': async (b) => (await call(b, '/rate_limit', { token: TOKENS.appInstallation })).status === 200,
 };
