@@ -172,7 +172,7 @@ const CODE: [string, string, string, string?][] = [
 
 /** [repository, commit count, message template] */
 const COMMITS: [string, number, (t: string, i: number) => string][] = [
-  ['acme/widgets', 40, (t, i) => (i % 4 === 2 ? `Test widget ${t} against a nested widget` : `${i % 4 ? 'Refactor' : 'Fix'} widget ${t}`)],
+  ['acme/widgets', 110, (t, i) => (i % 4 === 2 ? `Test widget ${t} against a nested widget` : `${i % 4 ? 'Refactor' : 'Fix'} widget ${t}`)],
   ['acme/secret', 3, (t) => `Secret widget plan: ${t}`],
   ['acme/plain', 2, (t) => `Plain ${t} changes`],
   ['globex/gizmo', 6, (t, i) => (i % 2 ? `gizmo: tune ${t}` : `gizmo: widget adapter ${t}`)],

@@ -79,7 +79,7 @@ export function runSearch<R>(ctx: HandlerContext, kind: Kind<R>, records: readon
     inScope = (r) => scope.repoIds.has(repoId(r));
   }
 
-  const cap = ctx.fault('search-per-page-uncapped') ? Number.POSITIVE_INFINITY : ctx.endpoint.perPage?.max ?? LIMITS.search.maxPerPage;
+  const cap = broken(ctx, 'per-page-uncapped') ? Number.POSITIVE_INFINITY : ctx.endpoint.perPage?.max ?? LIMITS.search.maxPerPage;
   const reachable = ctx.fault('search-beyond-1000-reachable') ? Number.POSITIVE_INFINITY : LIMITS.search.reachableResults;
   const perPage = Math.min(Math.max(intParam(ctx.query.get('per_page'), DEFAULT_PER_PAGE), 1), cap);
   const page = Math.max(intParam(ctx.query.get('page'), 1), 1);
