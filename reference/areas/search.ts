@@ -48,6 +48,7 @@ export const searchArea: AreaModule<SearchState> = {
       { id: `search-${k}-anonymous-refused`, requirement: 'auth.anonymous-public-data', effect: `${k} search answers 401 to anonymous callers.` },
       { id: `search-${k}-text-match-ignored`, requirement: 'search.text-match-opt-in', effect: `The text-match media type adds no text_matches to ${k} search.` },
     ]),
+    { id: 'search-code-per-page-uncapped', requirement: 'search.per-page-max-100', effect: 'Code search honours per_page above 100.' },
     { id: 'search-commits-per-page-uncapped', requirement: 'search.per-page-max-100', effect: 'Commit search honours per_page above 100.' },
     { id: 'search-commits-text-match-property', requirement: 'search.text-match-opt-in', effect: 'Commit text matches name the property `commit.message`, not `message`.' },
     { id: 'search-code-q-length-unchecked', requirement: 'search.q-length-256', effect: 'Code search accepts q of any keyword length.' },

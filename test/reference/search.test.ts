@@ -418,6 +418,9 @@ const FAULT_CHECKS: Record<string, (get: Get) => Promise<void>> = {
   'search-repositories-score-ascending': async (get) => descending(await search(get, 'repositories', 'widget', '&per_page=100')),
   'search-code-text-match-ignored': async (get) => matched(await search(get, 'code', 'widget', '', { headers: TEXT_MATCH }), ['content', 'path']),
   'search-commits-text-match-ignored': async (get) => matched(await search(get, 'commits', 'widget', '', { headers: TEXT_MATCH }), ['message']),
+  'search-code-per-page-uncapped': async (get) => {
+    expect((await search(get, 'code', 'widget', '&per_page=150')).body.items).toHaveLength(LIMITS.search.maxPerPage);
+  },
   'search-commits-per-page-uncapped': async (get) => {
     expect((await search(get, 'commits', 'widget', '&per_page=150')).body.items).toHaveLength(LIMITS.search.maxPerPage);
   },

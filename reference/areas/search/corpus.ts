@@ -168,6 +168,8 @@ const CODE: [string, string, string, string?][] = [
   ['globex/gizmo', 'README.md', '# Gizmo\n\nGizmos and gadgets.\n'],
   ['mona/dotfiles', '.bashrc', "alias widget='open -a Widgets'\n"],
   ['hubot/private-notes', 'notes.md', 'hubot widget notes\n'],
+  // Enough matches of the keyword for code search to show its page cap of 100.
+  ...Array.from({ length: 100 }, (_, n): [string, string, string] => ['acme/widgets', `examples/widget-${n + 1}.md`, `Example ${n + 1}: a widget in ${n + 1} lines.\n`]),
 ];
 
 /** [repository, commit count, message template] */
