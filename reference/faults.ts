@@ -19,6 +19,7 @@ const CONVENTION_FAULTS: Fault[] = [
   { id: 'versioning-old-version-refused', requirement: 'versioning.listed-versions', effect: 'A request naming API version 2022-11-28 is refused with 400.' },
   { id: 'versioning-v3-media-refused', requirement: 'versioning.media-types', effect: 'The older v3 media type is refused with 415.' },
   { id: 'ratelimit-endpoint-counted', requirement: 'ratelimit.endpoint-not-counted', effect: 'GET /rate_limit counts against core.' },
+  { id: 'ratelimit-events-not-counted', requirement: 'ratelimit.core-non-search', effect: 'Event timeline requests count against no rate limit.' },
   { id: 'ratelimit-search-shares-core', requirement: 'ratelimit.search-separate', effect: 'Search requests count against core, not search.' },
   { id: 'ratelimit-search-limit-60', requirement: 'ratelimit.search-per-minute', effect: 'Authenticated search allows 60 requests a minute.' },
   { id: 'ratelimit-304-counted', requirement: 'ratelimit.304-not-counted', effect: '304 answers consume the rate limit.' },

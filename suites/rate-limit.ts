@@ -111,6 +111,19 @@ export const rateLimitSuite: Suite = {
       },
     },
     {
+      id: 'rate-limit.core-counts-events', title: 'A request to an event timeline counts against core ("all non-search REST")', requirement: 'ratelimit.core-non-search',
+      needs: { tokens: ['classic'] },
+      async run(t) {
+        const a = await status(t);
+        const r = await t.request({ path: '/events?per_page=1' });
+        const b = await status(t);
+        if (!a || !b) return;
+        if (r.status !== 200) return t.skip('inconclusive', `GET /events answered ${r.status}`);
+        // Other traffic of the same user may add more; none at all means the request was not counted.
+        if (b.resources.core!.used <= a.resources.core!.used) t.fail(`core.used stayed ${a.resources.core!.used} across GET /events`);
+      },
+    },
+    {
       id: 'rate-limit.app-tokens', title: 'GET /rate_limit works with app tokens', requirement: 'ratelimit.app-tokens', needs: { tokens: ['classic'] },
       async run(t) {
         const apps = (['app_installation', 'app_user'] as const).filter((n) => t.profile.tokens?.[n]);

@@ -85,6 +85,12 @@ const PROBES: Record<string, Probe> = {
     const r = await call(b, '/rate_limit');
     return (await call(b, '/rate_limit', { headers: { 'if-none-match': r.headers.etag! } })).status === 304;
   },
+  'ratelimit-events-not-counted': async (b) => {
+    const used = async () => (await call(b, '/rate_limit')).body.resources.core.used as number;
+    const before = await used();
+    await call(b, '/events');
+    return (await used()) === before + 1;
+  },
   'auth-invalid-token-anonymous': async (b) => (await call(b, '/events', { token: TOKENS.invalid })).status === 401,
   'ratelimit-app-token-refused': async (b) => (await call(b, '/rate_limit', { token: TOKENS.appInstallation })).status === 200,
 };
