@@ -124,6 +124,18 @@ export const rateLimitSuite: Suite = {
       },
     },
     {
+      id: 'rate-limit.authenticated-higher', title: 'Authenticated requests get a higher core and search limit than anonymous ones', requirement: 'ratelimit.authenticated-higher',
+      needs: { tokens: ['classic'] },
+      async run(t) {
+        const [auth, anon] = [await status(t), await status(t, null)];
+        if (!auth || !anon) return;
+        for (const c of ['core', 'search'] as const) {
+          const [a, n] = [auth.resources[c]?.limit, anon.resources[c]?.limit];
+          if (typeof a === 'number' && typeof n === 'number' && !(a > n)) t.fail(`resources.${c}.limit is ${a} authenticated and ${n} anonymous: not higher`);
+        }
+      },
+    },
+    {
       id: 'rate-limit.app-tokens', title: 'GET /rate_limit works with app tokens', requirement: 'ratelimit.app-tokens', needs: { tokens: ['classic'] },
       async run(t) {
         const apps = (['app_installation', 'app_user'] as const).filter((n) => t.profile.tokens?.[n]);

@@ -32,6 +32,7 @@ export const CONVENTIONS = [
   req('ratelimit.endpoint-not-counted', 'MUST', 1, 'Rate limit',
     'Calling it does not count against the REST rate limit.'),
   req('ratelimit.app-tokens', 'MUST', 1, 'Rate limit', 'It works with app tokens.'),
+  req('ratelimit.authenticated-higher', 'MUST', 1, 'What the service does', 'Authenticated requests reach more endpoints and get a higher rate limit.'),
   req('ratelimit.core-non-search', 'MUST', 1, 'Limits',
     'Rate-limit categories are core (all non-search REST), search, graphql, integration_manifest (manifest conversion operation), code_scanning_upload.'),
   req('ratelimit.search-separate', 'MUST', 1, 'Limits', 'Search has its own limit separate from core.'),

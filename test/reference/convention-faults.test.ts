@@ -91,6 +91,10 @@ const PROBES: Record<string, Probe> = {
     await call(b, '/events');
     return (await used()) === before + 1;
   },
+  'ratelimit-anonymous-core-equal': async (b) => {
+    const limit = async (token?: null) => (await call(b, '/rate_limit', { token })).body.resources.core.limit as number;
+    return (await limit()) > (await limit(null));
+  },
   'auth-invalid-token-anonymous': async (b) => (await call(b, '/events', { token: TOKENS.invalid })).status === 401,
   'ratelimit-app-token-refused': async (b) => (await call(b, '/rate_limit', { token: TOKENS.appInstallation })).status === 200,
 };
