@@ -291,6 +291,18 @@ const SSO_FINE_GRAINED: CheckSpec = {
   },
 };
 
+/** "404 | Resource not found", listed for network events: a repository that does not exist has no network. */
+const UNKNOWN_NETWORK: CheckSpec = {
+  id: 'events.network-unknown-404', title: 'The network events of a repository that does not exist answer 404', requirement: 'errors.not-found', needs: withRepo,
+  async run(t) {
+    const owner = t.resources.public_repo!.split('/')[0];
+    const known = await t.request({ path: `/networks/${t.resources.public_repo}/events?per_page=1` });
+    if (known.status !== 200) return t.skip('inconclusive', `the control, GET /networks/${t.resources.public_repo}/events, answered ${known.status}`);
+    const path = `/networks/${owner}/conformance-no-such-repository/events`;
+    t.expectStatus(await t.request({ path }), [404], `GET ${path}`);
+  },
+};
+
 /** "Without a token … the answer is 404 or 403": a private repository's network, with a reader's 200 as the control. */
 const PRIVATE_NETWORK: CheckSpec = {
   id: 'auth.no-token-404-or-403.network', title: "A private repository's network events answer 404 or 403 without a token", requirement: 'auth.no-token-404-or-403',
@@ -304,5 +316,5 @@ const PRIVATE_NETWORK: CheckSpec = {
 };
 
 export const timelineChecks = (): CheckSpec[] => [
-  ...TIMELINES.flatMap(perTimeline), ...TIMELINES.map(ageCheck), ETAG_QUOTED, ANONYMOUS, ...PUBLIC_ONLY, RECEIVED_PRIVATE_OWN, USER_PRIVATE_SHOWN, USER_ORG_ANONYMOUS, SSO_FINE_GRAINED, PRIVATE_NETWORK,
+  ...TIMELINES.flatMap(perTimeline), ...TIMELINES.map(ageCheck), ETAG_QUOTED, ANONYMOUS, ...PUBLIC_ONLY, RECEIVED_PRIVATE_OWN, USER_PRIVATE_SHOWN, USER_ORG_ANONYMOUS, SSO_FINE_GRAINED, PRIVATE_NETWORK, UNKNOWN_NETWORK,
 ];

@@ -142,6 +142,7 @@ export const eventsArea: AreaModule<EventsState> = {
     { id: 'events-network-no-redirect', requirement: 'events.network-301', effect: 'A moved repository network answers 200 under its old name instead of 301.' },
     { id: 'events-private-leak', requirement: 'events.user-private-own', effect: "Private events appear to callers other than the user (anonymous included)." },
     { id: 'events-user-org-anonymous-open', requirement: 'events.user-org-own', effect: "Anonymous callers may read a user's organization dashboard (other users may not)." },
+    { id: 'events-network-unknown-empty', requirement: 'errors.not-found', effect: 'The network events of a repository that does not exist answer 200 with an empty list.' },
     { id: 'events-user-private-hidden', requirement: 'events.user-private-own', effect: '/users/{username}/events leaves out private events even when the user asks.' },
     { id: 'events-user-org-any-user', requirement: 'events.user-org-own', effect: "Anyone may read another user's organization dashboard." },
     { id: 'events-received-public-private', requirement: 'events.received-public-only', effect: '/received_events/public includes private events the caller can read.' },
@@ -175,6 +176,7 @@ export const eventsArea: AreaModule<EventsState> = {
     'events.network': (ctx) => {
       const { owner, repo } = ctx.params as { owner: string; repo: string };
       const found = ctx.state.world.repo(owner, repo);
+      if (!found && ctx.fault('events-network-unknown-empty')) return json(200, []);
       if (!found || (!canRead(ctx.state.world, ctx.caller, found) && !ctx.fault('auth-private-network-open'))) return notFound();
       if (found.movedTo) {
         const target = ctx.state.world.repo(...(found.movedTo.split('/') as [string, string]))!;

@@ -20,6 +20,7 @@ export const CONVENTIONS = [
   req('auth.sso-partial-results', 'MUST', 1, 'Authentication',
     'When a request spans several organizations, results of organizations needing authorization are omitted and `X-Service-SSO` reads `partial-results; organizations=<id>,<id>`.'),
   req('auth.sso-fine-grained-app', 'MUST', 1, 'Authentication', 'Fine-grained tokens are authorized at creation; app tokens are authorized automatically.'),
+  req('errors.not-found', 'MUST', 1, 'Errors', '404 | Resource not found; also used when no token or insufficient permission is given'),
   req('errors.message', 'MUST', 1, 'Errors', 'Error bodies carry a `message` string.'),
   req('versioning.listed-versions', 'MUST', 1, 'Versioning',
     'The client selects a version with request header `X-Service-Api-Version`, whose value is a date YYYY-MM-DD. Values appearing in the interface: 2022-11-28 and 2026-03-10.'),

@@ -207,6 +207,7 @@ const PER_TIMELINE: Record<string, Probe> = {
   'events-user-private-hidden': async (b) => (await call(b, '/users/mona/events?per_page=100')).body.some((e: { public: boolean }) => !e.public),
   'events-user-org-anonymous-open': async (b) => (await call(b, '/users/mona/events/orgs/acme', { token: null })).status === 404,
   'auth-sso-blocks-fine-grained': async (b) => (await call(b, '/orgs/acme/events', { token: TOKENS.fineGrained })).status === 200,
+  'events-network-unknown-empty': async (b) => (await call(b, '/networks/acme/conformance-no-such-repository/events')).status === 404,
   'auth-private-network-open': async (b) => (await call(b, '/networks/acme/secret/events', { token: null })).status === 404,
 };
 
