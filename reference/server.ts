@@ -98,7 +98,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
   const url = new URL(req.url ?? '/', env.origin);
   const method = (req.method ?? 'GET').toUpperCase();
   const remote = req.socket.remoteAddress ?? 'unknown';
-  const common: Record<string, string> = {};
+  // The reference's own clock dates its answers, so clients judge its timestamps by it (a shifted clock included).
+  const common: Record<string, string> = { Date: new Date(env.now()).toUTCString() };
   const finish = (result: HandlerResult, rate?: { key: string; category: RateCategory; authenticated: boolean }) => {
     if (rate) Object.assign(common, rateLimitHeaders(state.rateLimiter.status(rate.key, rate.category, rate.authenticated), rate.category));
     if (fault('errors-no-message') || fault(`errors-${result.status}-no-message`)) stripMessage(result);
