@@ -36,6 +36,8 @@ export function authenticate(headers: IncomingHttpHeaders, state: ReferenceState
 
   if (scheme === 'bearer' || (scheme === 'token' && !fault('auth-token-scheme-refused'))) {
     const token = world.tokens.get(credential);
+    // The fault serves an unknown token as no token at all: endpoints open to anonymous callers then answer 200.
+    if (!token && fault('auth-invalid-token-anonymous')) return { ok: true, caller: callerFor(null, remote) };
     return token ? accept(token) : invalid(null);
   }
   if (scheme === 'basic') {
@@ -52,6 +54,7 @@ export function authenticate(headers: IncomingHttpHeaders, state: ReferenceState
         const any = [...world.tokens.values()].find((t) => t.login === login && t.kind === 'classic');
         if (any) return accept(any);
       }
+      if (fault('auth-password-anonymous')) return { ok: true, caller: callerFor(null, remote) };
       if (lockout.isLocked(login)) return refuse(403, LOCKED);
       // "Username and password authentication is not supported and yields a 4xx error."
       return refuse(401, 'Username and password authentication is not supported; use a personal access token.');

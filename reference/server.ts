@@ -14,7 +14,7 @@ import { listen, normalizePrefix } from '../src/listen.js';
 import { AREAS, createState } from './areas/index.js';
 import { authenticate } from './auth.js';
 import { resolveFaults } from './faults.js';
-import { error, type Handler, type HandlerContext, type HandlerResult } from './http.js';
+import { error, type Caller, type Handler, type HandlerContext, type HandlerResult } from './http.js';
 import { DEFAULT_LOCKOUT, type LockoutPolicy } from './lockout.js';
 import { acceptedPermissions, admit, ssoRefusal } from './policy.js';
 import { quotaTable, rateLimitHeaders } from './rate-limiter.js';
@@ -99,10 +99,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
   const url = new URL(req.url ?? '/', env.origin);
   const method = (req.method ?? 'GET').toUpperCase();
   const remote = req.socket.remoteAddress ?? 'unknown';
-  const common: Record<string, string> = {};
+  // The reference's own clock dates its answers, so clients judge its timestamps by it (a shifted clock included).
+  const common: Record<string, string> = { Date: new Date(env.now()).toUTCString() };
   const finish = (result: HandlerResult, rate?: { key: string; category: RateCategory; authenticated: boolean }) => {
     if (rate) Object.assign(common, rateLimitHeaders(state.rateLimiter.status(rate.key, rate.category, rate.authenticated), rate.category));
-    if (fault('errors-no-message')) stripMessage(result);
+    if (fault('errors-no-message') || fault(`errors-${result.status}-no-message`)) stripMessage(result);
     send(res, result, common);
   };
 
@@ -135,6 +136,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
   let category: RateCategory | null = endpoint.category;
   if (category === 'search' && fault('ratelimit-search-shares-core')) category = 'core';
   if (category === null && fault('ratelimit-endpoint-counted')) category = 'core';
+  if (endpoint.area === 'events' && fault('ratelimit-events-not-counted')) category = null;
   const rate = { key: rateKey, category: category ?? 'core', authenticated };
   const permissions = acceptedPermissions(endpoint, fault);
   if (permissions && !fault('auth-no-accepted-permissions')) common[names.acceptedPermissionsHeader] = permissions;
@@ -159,7 +161,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
   if (endpoint.area === 'imports' && state.importsRetired) {
     return finish(error(503, 'The source import interface is retired and unavailable.'), rate);
   }
-  const refusal = admit(endpoint, authedCaller, fault) ?? ssoRefusal(state.world, authedCaller, params, names, env.origin, !fault('auth-sso-no-header'));
+  const refusal = admit(endpoint, authedCaller, fault) ?? ssoRefusal(state.world, ssoSubject(authedCaller, fault), params, names, env.origin, !fault('auth-sso-no-header'));
   if (refusal) return count(refusal);
 
   let body: Record<string, unknown> = {};
@@ -179,7 +181,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
     endpoint, params, query: url.searchParams, body, headers: req.headers, caller: authedCaller, state, names,
     apiBase: `${env.origin}${env.prefix}`, webBase: env.origin, url, textMatch, now: env.now, fault,
   };
-  const result = conditional(req, await handler(ctx), fault);
+  // A conditional-request fault on one endpoint is named after its catalogue id: `cond-etag-unquoted` on events.user is `events-user-etag-unquoted`.
+  const result = conditional(req, await handler(ctx), (id) => fault(id) || fault(`${endpoint.id.replace('.', '-')}-${id.replace(/^cond-/, '')}`));
   return count(result);
 
   function count(result: HandlerResult): void {
@@ -203,6 +206,13 @@ function conditional(req: IncomingMessage, result: HandlerResult, fault: (id: st
   };
   if (notModified(conditions, { etag: `"${digest}"`, lastModified: headers['Last-Modified'] })) return { status: 304, headers };
   return { ...result, headers };
+}
+
+/** With the fault, fine-grained and app user tokens meet single sign-on as a classic token never authorized would. */
+function ssoSubject(caller: Caller, fault: (id: string) => boolean): Caller {
+  const kind = caller.token?.kind;
+  if (!caller.token || (kind !== 'fine-grained' && kind !== 'app-user') || !fault('auth-sso-blocks-fine-grained')) return caller;
+  return { ...caller, token: { ...caller.token, kind: 'classic', ssoAuthorized: [] } };
 }
 
 function stripMessage(result: HandlerResult): void {

@@ -38,6 +38,51 @@ export const authSuite: Suite = {
       },
     },
     {
+      id: 'auth.password-rejected.public-data', title: 'A username and password yield a 4xx on public data too, not an anonymous answer', requirement: 'auth.password-rejected',
+      needs: { resources: [] },
+      async run(t) {
+        const user = t.profile.password_user;
+        if (!user) return t.skip('missing-resource', 'the profile names no password_user (a login with its real password)');
+        const path = '/events?per_page=1';
+        const control = await t.request({ path, as: null });
+        if (control.status !== 200) return t.skip('inconclusive', `anonymous GET ${path} answered ${control.status}`);
+        const r = await t.request({ path, as: { raw: basic(user.login, user.password) } });
+        if (r.status < 400 || r.status > 499) t.fail(`GET ${path} with Basic ${user.login}:<password> answered ${r.status}, not a 4xx (anonymous: 200)`);
+      },
+    },
+    {
+      id: 'auth.invalid-credentials-401.public-data', title: 'An invalid token gives 401 on public data too, not an anonymous answer', requirement: 'auth.invalid-credentials-401',
+      needs: { tokens: ['invalid'], resources: ['public_repo'] },
+      async run(t) {
+        for (const path of ['/events?per_page=1', `/repos/${t.resources.public_repo}/events?per_page=1`]) {
+          const control = await t.request({ path, as: null });
+          if (control.status !== 200) {
+            t.info(`anonymous GET ${path} answered ${control.status}; not a control`);
+            continue;
+          }
+          t.expectStatus(await t.request({ path, as: 'invalid' }), [401], `GET ${path} with an invalid token (anonymous: 200)`);
+        }
+      },
+    },
+    {
+      id: 'errors.message.refusals', title: 'Refusals (401 for invalid credentials, 403 or 404 for missing access) carry a message string', requirement: 'errors.message',
+      needs: { tokens: ['invalid'] },
+      async run(t) {
+        const probes: { path: string; as: Parameters<typeof t.request>[0]['as'] }[] = [{ path: '/events?per_page=1', as: 'invalid' }];
+        if (t.resources.sso_org && t.profile.tokens?.sso_unauthorized) probes.push({ path: `/orgs/${t.resources.sso_org}/code-scanning/alerts`, as: 'sso_unauthorized' });
+        if (t.resources.private_repo) probes.push({ path: `/repos/${t.resources.private_repo}/events`, as: null });
+        let refused = 0;
+        for (const { path, as } of probes) {
+          const r = await t.request({ path, as });
+          if (r.status < 400) continue;
+          refused += 1;
+          const message = (r.json as { message?: unknown } | undefined)?.message;
+          if (typeof message !== 'string') t.fail(`GET ${path} answered ${r.status} without a message string: ${r.text.slice(0, 120)}`);
+        }
+        if (!refused) t.skip('inconclusive', 'no probe was refused');
+      },
+    },
+    {
       id: 'auth.no-token-404-or-403', title: 'Private data without a token, or without the permission, answers 404 or 403', requirement: 'auth.no-token-404-or-403',
       needs: { tokens: ['classic'], resources: ['private_repo'] },
       async run(t) {

@@ -1,5 +1,6 @@
 /** Conditional requests and polling: ETag / If-None-Match on events, Last-Modified / If-Modified-Since on notifications, X-Poll-Interval. */
 import type { Suite } from '../src/suite.js';
+import { ETAG_304_EVERY_TIMELINE } from './event-timelines.js';
 
 export const conditionalSuite: Suite = {
   name: 'conditional',
@@ -54,6 +55,20 @@ export const conditionalSuite: Suite = {
           else if (!/^\d+$/.test(v)) t.fail(`GET ${path}: X-Poll-Interval "${v}" is not a number of seconds`);
         }
         if (unseen.length === 2) t.skip('inconclusive', `no listing to look at: ${unseen.join(', ')}`);
+      },
+    },
+    ETAG_304_EVERY_TIMELINE,
+    {
+      id: 'conditional.rate-limit-304', title: 'GET /rate_limit answers 304 to its own ETag while nothing changed (304 is listed; calling it counts nothing)',
+      requirement: 'cond.etag-304', needs: { tokens: ['classic'] },
+      async run(t) {
+        const r = await t.request({ path: '/rate_limit' });
+        if (r.status !== 200 || !r.headers.etag) return t.skip('inconclusive', `GET /rate_limit answered ${r.status}${r.status === 200 ? ' without an ETag' : ''}`);
+        const again = await t.request({ path: '/rate_limit', headers: { 'if-none-match': r.headers.etag } });
+        if (again.status === 304) return;
+        // Requests made elsewhere with the same credentials change the counts, and so the ETag.
+        if (again.status === 200 && again.headers.etag !== r.headers.etag) return t.skip('inconclusive', 'the rate-limit status changed between the two requests');
+        t.fail(`GET /rate_limit with If-None-Match: ${r.headers.etag}: expected 304 (nothing changed), got ${again.status}`);
       },
     },
   ],

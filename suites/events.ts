@@ -3,6 +3,7 @@ import { LIMITS } from '../spec/limits.js';
 import type { Reply } from '../src/client.js';
 import { expectRefusal } from '../src/refusal.js';
 import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
+import { timelineChecks } from './event-timelines.js';
 
 interface EventBody { created_at: string; public: boolean }
 const DAY = 86_400_000;
@@ -90,5 +91,6 @@ export const eventsSuite: Suite = {
       if (got && got.items.length > LIMITS.events.maxPerPage) t.fail(`per_page=101 returned ${got.items.length} events`);
       else if (got && got.items.length < LIMITS.events.maxPerPage) t.skip('inconclusive', `per_page=101 listed ${got.items.length} events: fewer than the cap`);
     }),
+    ...timelineChecks(),
   ],
 };

@@ -116,5 +116,53 @@ export const rateLimitSuite: Suite = {
         if (a !== undefined && b !== undefined && b !== a) t.fail(`core.used went from ${a} to ${b} across a 304`);
       },
     },
+    {
+      id: 'rate-limit.search-per-minute.basic', title: 'Basic authentication (login and token) gets the authenticated search limit', requirement: 'ratelimit.search-per-minute',
+      needs: { tokens: ['classic'], rateLimiting: true },
+      async run(t) {
+        const login = t.profile.tokens?.classic?.login;
+        if (!login) return t.skip('missing-resource', "the profile does not name the classic token's login (tokens.classic.login)");
+        const bearer = await status(t);
+        if (bearer?.resources.search?.limit !== LIMITS.search.perMinuteAuthenticated) return t.skip('inconclusive', `the classic token's own search limit is ${bearer?.resources.search?.limit}`);
+        const raw = `Basic ${Buffer.from(`${login}:${t.client.tokenValue('classic')}`).toString('base64')}`;
+        const r = await t.request({ path: '/rate_limit', as: { raw } });
+        if (r.status !== 200) return t.skip('inconclusive', `GET /rate_limit with Basic ${login}:<token> answered ${r.status}`);
+        const limit = (t.body<RateLimit>(r))?.resources?.search?.limit;
+        if (limit !== LIMITS.search.perMinuteAuthenticated) t.fail(`with Basic ${login}:<token> the search limit is ${limit}, not ${LIMITS.search.perMinuteAuthenticated}`);
+      },
+    },
+    {
+      id: 'rate-limit.core-counts-events', title: 'A request to an event timeline counts against core ("all non-search REST")', requirement: 'ratelimit.core-non-search',
+      needs: { tokens: ['classic'], rateLimiting: true },
+      async run(t) {
+        const a = counter(t, await status(t), 'core', 'used');
+        const r = await t.request({ path: '/events?per_page=1' });
+        const b = counter(t, await status(t), 'core', 'used');
+        if (a === undefined || b === undefined) return;
+        if (r.status !== 200) return t.skip('inconclusive', `GET /events answered ${r.status}`);
+        // Other traffic of the same user may add more; none at all means the request was not counted.
+        if (b <= a) t.fail(`core.used stayed ${a} across GET /events`);
+      },
+    },
+    {
+      id: 'rate-limit.authenticated-higher', title: 'Authenticated requests get a higher core and search limit than anonymous ones', requirement: 'ratelimit.authenticated-higher',
+      needs: { tokens: ['classic'], rateLimiting: true },
+      async run(t) {
+        const [auth, anon] = [await status(t), await status(t, true)];
+        for (const c of ['core', 'search'] as const) {
+          const [a, n] = [counter(t, auth, c, 'limit'), counter(t, anon, c, 'limit')];
+          if (a !== undefined && n !== undefined && !(a > n)) t.fail(`resources.${c}.limit is ${a} authenticated and ${n} anonymous: not higher`);
+        }
+      },
+    },
+    {
+      id: 'rate-limit.app-tokens', title: 'GET /rate_limit works with app tokens', requirement: 'ratelimit.app-tokens', needs: { tokens: ['classic'], rateLimiting: true },
+      async run(t) {
+        const apps = (['app_installation', 'app_user'] as const).filter((n) => t.profile.tokens?.[n]);
+        if (!apps.length) return t.skip('missing-token', 'the profile names no app_installation or app_user token');
+        await status(t); // the control: the classic token's answer (a 404 means rate limiting is off, and the check is skipped)
+        for (const as of apps) t.expectStatus(await t.request({ path: '/rate_limit', as }), [200], `GET /rate_limit with the ${as} token`);
+      },
+    },
   ],
 };

@@ -5,6 +5,7 @@ import type { Reply, RequestOptions } from '../src/client.js';
 import { expectRefusal } from '../src/refusal.js';
 import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
 import { judgeQuotedMessage } from '../src/wording.js';
+import { endpointChecks } from './search-endpoints.js';
 
 interface Envelope { total_count: number; items: Record<string, unknown>[] }
 const enc = encodeURIComponent;
@@ -179,5 +180,6 @@ export const searchSuite: Suite = {
       }
       if (!judged) t.inconclusive(`no match of ${items.length} items gives indices within a fragment: nothing to judge`);
     }, { tokens: ['classic'], vendorMediaType: true }),
+    ...endpointChecks(),
   ],
 };

@@ -81,7 +81,7 @@ describe('npx conformance against bad targets', () => {
     const ok = await runCli(['--profile', profileFile, '--suite', 'search', '--report-dir', join(dir, 'ok'), '--quiet']);
     clean.stop();
     expect(ok.status).toBe(0);
-    const broken = await serve('search-operators-unlimited');
+    const broken = await serve('search-issues-operators-unlimited');
     const bad = await runCli(['--profile', profileFile, '--suite', 'search', '--report-dir', join(dir, 'bad'), '--quiet']);
     broken.stop();
     expect(bad.status).toBe(1);

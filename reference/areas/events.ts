@@ -4,6 +4,7 @@
  */
 import { LIMITS } from '../../spec/limits.js';
 import type { AreaInit, AreaModule } from '../area.js';
+import type { Fault } from '../fault.js';
 import { canRead } from '../access.js';
 import { error, json, notFound, paginate, timestamp, type HandlerContext, type HandlerResult } from '../http.js';
 import { renderUser } from '../render.js';
@@ -11,7 +12,11 @@ import type { Repo, World } from '../world.js';
 
 const DAY = 86_400_000;
 const MINUTE = 60_000;
-const EVENT_COUNT = 240;
+/** Enough for every timeline of the classic user to fill more than one page of 100 within 90 days. */
+const EVENT_COUNT = 2400;
+/** The nine timelines, by the suffix of their catalogue id: per-timeline faults are named after it. */
+const TIMELINES = ['public', 'network', 'org', 'repo', 'user', 'user-org', 'user-public', 'received', 'received-public'] as const;
+const slug = (ctx: HandlerContext) => ctx.endpoint.id.slice('events.'.length);
 
 interface StoredEvent {
   id: number;
@@ -36,7 +41,7 @@ function createState(init: AreaInit): EventsState {
   const events: StoredEvent[] = [];
   for (let i = 0; i < EVENT_COUNT; i++) {
     // The two newest are younger than the public delay; the span reaches past 90 days.
-    const age = i < 2 ? (i + 1) * MINUTE : i * 12 * 3_600_000 + 7 * MINUTE;
+    const age = i < 2 ? (i + 1) * MINUTE : i * 3_600_000 + 7 * MINUTE;
     // Each actor meets every repository in turn (a block of actors per repository).
     const repo = repos[Math.floor(i / actors.length) % repos.length]!;
     events.push({
@@ -95,19 +100,31 @@ interface Selection {
 
 /** Filters, orders newest first, pages, and sets X-Poll-Interval: the same for all nine timelines. */
 function timeline(ctx: HandlerContext, sel: Selection): HandlerResult {
+  if (!ctx.caller.token && ctx.fault(`events-${slug(ctx)}-anonymous-refused`)) return error(401, 'Requires authentication');
   const now = ctx.now();
-  const oldest = ctx.fault('events-older-than-90-days') ? Number.NEGATIVE_INFINITY : now - LIMITS.events.maxAgeDays * DAY;
+  const aged = ctx.fault('events-older-than-90-days') || ctx.fault(`events-${slug(ctx)}-older-than-90-days`);
+  const oldest = aged ? Number.NEGATIVE_INFINITY : now - LIMITS.events.maxAgeDays * DAY;
   const newest = sel.delayed && !ctx.fault('events-public-not-delayed') ? now - LIMITS.events.publicDelayMinutes * MINUTE : now;
-  const includePrivate = sel.includePrivate || ctx.fault('events-private-leak');
+  const includePrivate = sel.includePrivate || ctx.fault('events-private-leak') || ctx.fault(`events-${slug(ctx)}-private`);
   const visible = ctx.state.events.events.filter((e) =>
     e.createdAt >= oldest && e.createdAt <= newest && sel.where(e)
     && (e.public || (includePrivate && (ctx.fault('events-private-leak') || canRead(ctx.state.world, ctx.caller, e.repo)))));
   visible.sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
-  const max = ctx.fault('events-per-page-uncapped') ? Number.MAX_SAFE_INTEGER : ctx.endpoint.perPage!.max;
-  const page = paginate(ctx, visible, { max, default: 30 });
+  const uncapped = ctx.fault('events-per-page-uncapped') || ctx.fault(`events-${slug(ctx)}-per-page-uncapped`);
+  const max = uncapped ? Number.MAX_SAFE_INTEGER : ctx.endpoint.perPage!.max;
+  const page = paginate(pagingFaults(ctx), visible, { max, default: 30 });
   const headers: Record<string, string> = { ...page.headers };
-  if (!ctx.fault('events-no-poll-interval')) headers['X-Poll-Interval'] = String(ctx.state.pollIntervalSeconds);
+  if (!ctx.fault('events-no-poll-interval') && !ctx.fault(`events-${slug(ctx)}-no-poll-interval`)) headers['X-Poll-Interval'] = String(ctx.state.pollIntervalSeconds);
   return json(200, page.items.map((e) => render(e, ctx)), headers);
+}
+
+/** The paging faults: a timeline that ignores `page` (always the first) or `per_page` (always the default). */
+function pagingFaults(ctx: HandlerContext): HandlerContext {
+  const ignored = ['page', 'per_page'].filter((p) => ctx.fault(`events-${slug(ctx)}-${p.replace('_', '-')}-ignored`));
+  if (!ignored.length) return ctx;
+  const query = new URLSearchParams(ctx.query);
+  for (const p of ignored) query.delete(p);
+  return { ...ctx, query };
 }
 
 function liveRepo(world: World, owner: string, name: string): Repo | undefined {
@@ -124,11 +141,34 @@ export const eventsArea: AreaModule<EventsState> = {
     { id: 'events-public-not-delayed', requirement: 'events.public-delay', effect: '/events includes events younger than five minutes.' },
     { id: 'events-network-no-redirect', requirement: 'events.network-301', effect: 'A moved repository network answers 200 under its old name instead of 301.' },
     { id: 'events-private-leak', requirement: 'events.user-private-own', effect: "Private events appear to callers other than the user (anonymous included)." },
+    { id: 'events-user-org-anonymous-open', requirement: 'events.user-org-own', effect: "Anonymous callers may read a user's organization dashboard (other users may not)." },
+    { id: 'events-network-unknown-empty', requirement: 'errors.not-found', effect: 'The network events of a repository that does not exist answer 200 with an empty list.' },
+    { id: 'events-user-private-hidden', requirement: 'events.user-private-own', effect: '/users/{username}/events leaves out private events even when the user asks.' },
     { id: 'events-user-org-any-user', requirement: 'events.user-org-own', effect: "Anyone may read another user's organization dashboard." },
     { id: 'events-received-public-private', requirement: 'events.received-public-only', effect: '/received_events/public includes private events the caller can read.' },
     { id: 'events-no-poll-interval', requirement: 'poll.interval-header', effect: 'Event timelines carry no X-Poll-Interval.' },
     { id: 'events-per-page-uncapped', requirement: 'events.per-page-100', effect: 'per_page above 100 is served in full.' },
     { id: 'events-push-size-string', requirement: 'events.payload-shapes', effect: 'PushEvent `size` is a string.' },
+    { id: 'events-public-private', requirement: 'events.public-only', effect: '/events includes private events the caller can read.' },
+    { id: 'events-network-private', requirement: 'events.network-public-only', effect: 'A repository network\'s events include private events the caller can read.' },
+    { id: 'events-org-private', requirement: 'events.org-public-only', effect: '/orgs/{org}/events includes private events the caller can read.' },
+    { id: 'events-user-public-private', requirement: 'events.user-public-only', effect: '/users/{username}/events/public includes private events when the user asks.' },
+    { id: 'events-received-private-others', requirement: 'events.received-private-own', effect: "/users/{username}/received_events includes private events for callers other than that user who can read them." },
+    ...TIMELINES.flatMap((t): Fault[] => [
+      { id: `events-${t}-per-page-uncapped`, requirement: 'events.per-page-100', effect: `per_page above 100 is served in full on the ${t} timeline.` },
+      { id: `events-${t}-no-poll-interval`, requirement: 'poll.interval-header', effect: `The ${t} timeline carries no X-Poll-Interval.` },
+      { id: `events-${t}-if-none-match-ignored`, requirement: 'cond.etag-304', effect: `A matching If-None-Match on the ${t} timeline is answered 200, never 304.` },
+      { id: `events-${t}-page-ignored`, requirement: 'events.paging', effect: `The ${t} timeline ignores \`page\`: every page is the first.` },
+      { id: `events-${t}-per-page-ignored`, requirement: 'events.paging', effect: `The ${t} timeline ignores \`per_page\`: every page holds the default 30.` },
+      { id: `events-${t}-etag-unquoted`, requirement: 'cond.etag-quoted', effect: `The ${t} timeline sends its ETag without the required quotes.` },
+    ]),
+    // Only another user's organization dashboard is closed to anonymous callers.
+    ...TIMELINES.filter((t) => t !== 'user-org').map((t): Fault => (
+      { id: `events-${t}-anonymous-refused`, requirement: 'auth.anonymous-public-data', effect: `The ${t} timeline answers 401 to anonymous callers.` })),
+    // The timelines short enough for a check to page to their end on the reference.
+    ...(['network', 'repo', 'user', 'user-public'] as const).map((t): Fault => (
+      { id: `events-${t}-older-than-90-days`, requirement: 'events.age-90-days', effect: `The ${t} timeline includes events older than 90 days.` })),
+    { id: 'auth-private-network-open', requirement: 'auth.no-token-404-or-403', effect: "A private repository's network events answer 200 to callers who cannot read it." },
   ],
   createState,
   handlers: {
@@ -136,7 +176,8 @@ export const eventsArea: AreaModule<EventsState> = {
     'events.network': (ctx) => {
       const { owner, repo } = ctx.params as { owner: string; repo: string };
       const found = ctx.state.world.repo(owner, repo);
-      if (!found || !canRead(ctx.state.world, ctx.caller, found)) return notFound();
+      if (!found && ctx.fault('events-network-unknown-empty')) return json(200, []);
+      if (!found || (!canRead(ctx.state.world, ctx.caller, found) && !ctx.fault('auth-private-network-open'))) return notFound();
       if (found.movedTo) {
         const target = ctx.state.world.repo(...(found.movedTo.split('/') as [string, string]))!;
         if (!ctx.fault('events-network-no-redirect')) {
@@ -159,12 +200,13 @@ export const eventsArea: AreaModule<EventsState> = {
     },
     'events.user': (ctx) => {
       if (!ctx.state.world.users.has(ctx.params.username!)) return notFound();
-      return timeline(ctx, { where: (e) => e.actor === ctx.params.username, includePrivate: isSelf(ctx) });
+      return timeline(ctx, { where: (e) => e.actor === ctx.params.username, includePrivate: isSelf(ctx) && !ctx.fault('events-user-private-hidden') });
     },
     'events.user-org': (ctx) => {
       const org = ctx.state.world.orgs.get(ctx.params.org!);
       if (!org || !ctx.state.world.users.has(ctx.params.username!)) return notFound();
-      if (!isSelf(ctx) && !ctx.fault('events-user-org-any-user')) {
+      const admitted = isSelf(ctx) || ctx.fault('events-user-org-any-user') || (!ctx.caller.token && ctx.fault('events-user-org-anonymous-open'));
+      if (!admitted) {
         return error(404, 'Not Found: only the authenticated user may read their organization dashboard');
       }
       return timeline(ctx, { where: (e) => e.repo.owner === org.login, includePrivate: true });
@@ -173,7 +215,7 @@ export const eventsArea: AreaModule<EventsState> = {
       if (!ctx.state.world.users.has(ctx.params.username!)) return notFound();
       return timeline(ctx, { where: (e) => e.actor === ctx.params.username, includePrivate: false });
     },
-    'events.received': (ctx) => received(ctx, isSelf(ctx)),
+    'events.received': (ctx) => received(ctx, isSelf(ctx) || ctx.fault('events-received-private-others')),
     'events.received-public': (ctx) => received(ctx, ctx.fault('events-received-public-private')),
   },
 };

@@ -4,6 +4,7 @@
  * scoping and paging live in search/engine.ts; record shapes in search/kinds.ts.
  */
 import type { AreaModule } from '../area.js';
+import type { Fault } from '../fault.js';
 import { canRead, ssoBlocks } from '../access.js';
 import { notFound, type HandlerContext } from '../http.js';
 import { buildCorpus, type Corpus } from './search/corpus.js';
@@ -42,6 +43,20 @@ export const searchArea: AreaModule<SearchState> = {
     { id: 'search-incomplete-results-string', requirement: 'resource.search-envelope', effect: 'incomplete_results is the string "false".' },
     { id: 'search-text-match-ignored', requirement: 'search.text-match-opt-in', effect: 'The text-match media type adds no text_matches.' },
     { id: 'search-text-match-off-by-one', requirement: 'search.text-match-indices', effect: 'Text-match indices are shifted one character right.' },
+    ...(['code', 'commits', 'labels', 'repositories'] as const).flatMap((k): Fault[] => [
+      { id: `search-${k}-score-ascending`, requirement: 'search.best-match-descending', effect: `${k} search orders best match ascending by default.` },
+      { id: `search-${k}-anonymous-refused`, requirement: 'auth.anonymous-public-data', effect: `${k} search answers 401 to anonymous callers.` },
+      { id: `search-${k}-text-match-ignored`, requirement: 'search.text-match-opt-in', effect: `The text-match media type adds no text_matches to ${k} search.` },
+    ]),
+    { id: 'search-code-per-page-uncapped', requirement: 'search.per-page-max-100', effect: 'Code search honours per_page above 100.' },
+    { id: 'search-commits-per-page-uncapped', requirement: 'search.per-page-max-100', effect: 'Commit search honours per_page above 100.' },
+    { id: 'search-commits-text-match-property', requirement: 'search.text-match-opt-in', effect: 'Commit text matches name the property `commit.message`, not `message`.' },
+    { id: 'search-code-q-length-unchecked', requirement: 'search.q-length-256', effect: 'Code search accepts q of any keyword length.' },
+    { id: 'search-issues-operators-unlimited', requirement: 'search.max-operators', effect: 'Issue search accepts any number of AND/OR/NOT operators (code search still refuses six).' },
+    { id: 'search-code-operators-unlimited', requirement: 'search.max-operators', effect: 'Code search accepts any number of AND/OR/NOT operators.' },
+    { id: 'search-code-422-wrong-message', requirement: 'search.validation-message', effect: "Code search 422s say 'Unprocessable Entity', not 'Validation failed'." },
+    { id: 'search-user-unknown-accepted', requirement: 'search.inaccessible-resources-422', effect: 'user: naming an account that does not exist answers 200 with no results.' },
+    { id: 'search-org-unknown-accepted', requirement: 'search.inaccessible-resources-422', effect: 'org: naming an organization that does not exist answers 200 with no results.' },
     { id: 'search-sso-results-included', requirement: 'auth.sso-partial-results', effect: 'Results of organizations the token is not SSO-authorized for are included.' },
     { id: 'search-sso-no-partial-header', requirement: 'auth.sso-partial-results', effect: 'Omitting an SSO organization\'s results sends no partial-results header.' },
   ],

@@ -54,6 +54,15 @@ export const GOVERNS: Readonly<Record<string, Governs>> = {
   'ratelimit.endpoint-not-counted': { endpoints: ['rate-limit.get'] },
   'ratelimit.search-separate': { endpoints: SEARCH },
   'ratelimit.search-per-minute': { endpoints: ['rate-limit.get', ...SEARCH] },
+  'ratelimit.app-tokens': { endpoints: ['rate-limit.get'] },
+  'ratelimit.authenticated-higher': { endpoints: ['rate-limit.get'] },
+  // "core (all non-search REST)": every endpoint counted against core.
+  'ratelimit.core-non-search': { endpoints: ids((e) => e.category === 'core') },
+  // Public data: search and the event timelines, but the organization dashboard ("only the authenticated user").
+  'auth.anonymous-public-data': { endpoints: ids((e) => e.tokens === 'anonymous-ok' && e.area !== 'rate-limit' && e.id !== 'events.user-org') },
+  'auth.sso-fine-grained-app': { endpoints: ['code-scanning.org-alerts', 'events.org', 'events.user-org'] },
+  // The 404 row of document 1 on its endpoints that list 404.
+  'errors.not-found': { endpoints: ['events.network', 'search.labels'] },
   'ratelimit.304-not-counted': { endpoints: [...EVENTS, ...NOTIFICATION_READS] },
   'ratelimit.exhausted-403': { endpoints: SEARCH },
   'cond.etag-quoted': { endpoints: EVENTS },
@@ -134,6 +143,12 @@ export const GOVERNS: Readonly<Record<string, Governs>> = {
   'events.user-org-own': { endpoints: ['events.user-org'] },
   'events.received-public-only': { endpoints: ['events.received-public'] },
   'events.per-page-100': { endpoints: EVENTS },
+  'events.paging': { endpoints: EVENTS },
+  'events.public-only': { endpoints: ['events.public'] },
+  'events.network-public-only': { endpoints: ['events.network'] },
+  'events.org-public-only': { endpoints: ['events.org'] },
+  'events.user-public-only': { endpoints: ['events.user-public'] },
+  'events.received-private-own': { endpoints: ['events.received'] },
   'events.payload-shapes': { endpoints: EVENTS, via: ['resource.event'] },
 
   // Code scanning: a parameter's rule governs every listing the catalogue gives the parameter.

@@ -13,7 +13,6 @@ export interface Gap {
 
 export const GAPS: readonly Gap[] = [
   // Document 1.
-  { unit: 'd1.service.anonymous-public', missing: 'an anonymous request for public data (search, events, rate limit) answers 200; anonymous requests appear only as controls' },
   { unit: 'd1.values.url-fields', missing: 'every field ending in _url is a string; the schemas type only the _url fields their field lists name', partly: ['resource.user', 'resource.repository'] },
   { unit: 'd1.text-match.object-url', missing: 'text_matches[].object_url is the URL of the resource holding the matched property; text_matches items are never validated against their schema' },
   { unit: 'd1.text-match.object-type', missing: 'text_matches[].object_type is the type name of that resource (never validated)' },
@@ -23,18 +22,8 @@ export const GAPS: readonly Gap[] = [
   { unit: 'd1.search.commits-statuses', missing: 'commit search answers only 200 or 304: 304 to a conditional request is never provoked' },
   { unit: 'd1.search.issues-statuses', missing: 'issue search: 304 to a conditional request is never provoked', partly: ['search.validation-message', 'ratelimit.exhausted-403'] },
   { unit: 'd1.search.labels-statuses', missing: 'label search: 404 for a repository_id naming no repository, 403 and 304 are never provoked', partly: ['search.labels-repository-id'] },
-  { unit: 'd1.search.text-match-properties', missing: 'which properties each search kind supplies matches for (code: content and path; commits: message; issues: title, body, comment body; labels and repositories: name and description); only issue search is asked for text matches and the property is never compared', partly: ['search.text-match-opt-in'] },
-  { unit: 'd1.events.user-row', missing: 'GET /users/{username}/events includes the user\'s private events when authenticated as that user; only their absence for other callers is checked', partly: ['events.user-private-own'] },
-  { unit: 'd1.events.public-only', missing: 'GET /events lists public events only (public is true); only its five-minute delay is checked', partly: ['events.public-delay'] },
-  { unit: 'd1.events.network-public', missing: 'the network timeline lists public events only; only its 301 is checked', partly: ['events.network-301'] },
-  { unit: 'd1.events.org-row', missing: 'GET /orgs/{org}/events lists public organization events only; only its schema is checked', partly: ['resource.event'] },
-  { unit: 'd1.events.repo-anonymous', missing: 'an anonymous caller reads a public repository\'s events (200); never asserted' },
-  { unit: 'd1.events.user-public-row', missing: 'GET /users/{username}/events/public lists public events only, even to that user; only its schema is checked', partly: ['resource.event'] },
-  { unit: 'd1.events.received-row', missing: 'received_events shows private events only to the authenticated user: another caller or an anonymous one sees none; only its page cap and schema are checked', partly: ['events.per-page-100', 'resource.event'] },
-  { unit: 'd1.rate-limit.app-tokens', missing: 'GET /rate_limit answers 200 to an app installation token and an app user token; never tried' },
   { unit: 'd1.auth.scopes', missing: 'a classic token lacking the scope an endpoint needs (notifications or repo; security_events or public_repo; repo for imports) is refused with 404 or 403; never tried', partly: ['auth.no-token-404-or-403'] },
   { unit: 'd1.auth.search-authenticated-kinds', missing: 'basic, OAuth and client-ID-plus-secret callers get the authenticated search limit (30 a minute); only a classic token\'s limit is read' },
-  { unit: 'd1.errors.inaccessible-qualifiers', missing: 'user: and org: qualifiers naming an account the caller cannot access (or that does not exist) answer 422; only repo: is tried, on issue search only', partly: ['search.inaccessible-resources-422'] },
   // Document 2.
   { unit: 'd2.errors.304', missing: 'a conditional GET of the alert listing or a single alert answers 304 when nothing changed; no check sends one' },
 ];

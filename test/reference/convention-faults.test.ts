@@ -74,6 +74,29 @@ const PROBES: Record<string, Probe> = {
     const lm = r.headers['last-modified'];
     return lm !== undefined && (await call(b, '/notifications', { headers: { 'if-modified-since': lm } })).status === 304;
   },
+  'errors-401-no-message': async (b) => typeof (await call(b, '/events', { token: TOKENS.invalid })).body?.message === 'string',
+  'errors-403-no-message': async (b) => {
+    const r = await call(b, '/orgs/acme/code-scanning/alerts', { token: TOKENS.ssoUnauthorized });
+    return r.status === 403 && typeof r.body?.message === 'string';
+  },
+  'ratelimit-basic-counted-anonymous': async (b) => (await call(b, '/rate_limit', { authorization: basic('mona', TOKENS.classic) })).body.resources.search.limit === 30,
+  'auth-password-anonymous': async (b) => (await call(b, '/events', { authorization: basic('mona', 'mona-password-1') })).status === 401,
+  'rate-limit-get-if-none-match-ignored': async (b) => {
+    const r = await call(b, '/rate_limit');
+    return (await call(b, '/rate_limit', { headers: { 'if-none-match': r.headers.etag! } })).status === 304;
+  },
+  'ratelimit-events-not-counted': async (b) => {
+    const used = async () => (await call(b, '/rate_limit')).body.resources.core.used as number;
+    const before = await used();
+    await call(b, '/events');
+    return (await used()) === before + 1;
+  },
+  'ratelimit-anonymous-core-equal': async (b) => {
+    const limit = async (token?: null) => (await call(b, '/rate_limit', { token })).body.resources.core.limit as number;
+    return (await limit()) > (await limit(null));
+  },
+  'auth-invalid-token-anonymous': async (b) => (await call(b, '/events', { token: TOKENS.invalid })).status === 401,
+  'ratelimit-app-token-refused': async (b) => (await call(b, '/rate_limit', { token: TOKENS.appInstallation })).status === 200,
 };
 
 describeFaultProbes('convention faults', PROBES);

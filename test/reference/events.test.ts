@@ -99,6 +99,117 @@ const PROBES: Record<string, Probe> = {
   'events-per-page-uncapped': async (b) => (await call(b, '/users/mona/received_events?per_page=500')).body.length <= 100,
   'events-push-size-string': async (b) => (await call(b, '/repos/acme/widgets/events?per_page=100')).body
     .filter((e: { type: string }) => e.type === 'PushEvent').every((e: { payload: { size: unknown } }) => Number.isInteger(e.payload.size)),
+  'events-public-private': async (b) => publicOnly(await call(b, '/events?per_page=100')),
+  'events-network-private': async (b) => publicOnly(await call(b, '/networks/acme/secret/events?per_page=100')),
+  'events-org-private': async (b) => publicOnly(await call(b, '/orgs/acme/events?per_page=100')),
+  'events-user-public-private': async (b) => publicOnly(await call(b, '/users/mona/events/public?per_page=100')),
+  // hubot reads hubot/private-notes, which mona watches: mona's received private events stay hers.
+  'events-received-private-others': async (b) => publicOnly(await call(b, '/users/mona/received_events?per_page=100', { token: TOKENS.orgMember })),
+};
+
+const publicOnly = (r: { body: { public: boolean }[] }) => r.body.every((e) => e.public);
+
+/** The nine timelines as the classic user (mona) reads them, keyed by the suffix of their catalogue id. */
+const TIMELINE_PATHS: Record<string, string> = {
+  public: '/events', network: '/networks/acme/widgets/events', org: '/orgs/acme/events', repo: '/repos/acme/widgets/events',
+  user: '/users/mona/events', 'user-org': '/users/mona/events/orgs/acme', 'user-public': '/users/mona/events/public',
+  received: '/users/mona/received_events', 'received-public': '/users/mona/received_events/public',
+};
+const capped = (t: string): Probe => async (b) => (await call(b, `${TIMELINE_PATHS[t]}?per_page=101`)).body.length === LIMITS.events.maxPerPage;
+const polled = (t: string): Probe => async (b) => Number((await call(b, TIMELINE_PATHS[t]!)).headers['x-poll-interval']) > 0;
+const notModified = (t: string): Probe => async (b) => {
+  const first = await call(b, TIMELINE_PATHS[t]!);
+  return (await call(b, TIMELINE_PATHS[t]!, { headers: { 'if-none-match': first.headers.etag! } })).status === 304;
+};
+
+/** per_page=5 gives five events, and page 2 five others. */
+const paged = (t: string): Probe => async (b) => {
+  const [one, two] = await Promise.all([call(b, `${TIMELINE_PATHS[t]}?per_page=5&page=1`), call(b, `${TIMELINE_PATHS[t]}?per_page=5&page=2`)]);
+  const ids = new Set(one.body.map((e: { id: string }) => e.id));
+  return one.body.length === 5 && two.body.length === 5 && two.body.every((e: { id: string }) => !ids.has(e.id));
+};
+const quoted = (t: string): Probe => async (b) => /^"[^"]+"$/.test((await call(b, TIMELINE_PATHS[t]!)).headers.etag ?? '');
+const anonymous = (t: string): Probe => async (b) => (await call(b, TIMELINE_PATHS[t]!, { token: null })).status === 200;
+/** Every page of the timeline, read to its end, holds only events of the past 90 days. */
+const recent = (t: string): Probe => async (b) => {
+  const pages = await Promise.all([1, 2, 3, 4, 5].map((p) => call(b, `${TIMELINE_PATHS[t]}?per_page=100&page=${p}`)));
+  return pages.flatMap((r) => r.body).every((e) => age(e) <= LIMITS.events.maxAgeDays * DAY);
+};
+
+/** The rules every timeline shares, broken on one timeline at a time. */
+const PER_TIMELINE: Record<string, Probe> = {
+  'events-public-per-page-uncapped': capped('public'),
+  'events-network-per-page-uncapped': capped('network'),
+  'events-org-per-page-uncapped': capped('org'),
+  'events-repo-per-page-uncapped': capped('repo'),
+  'events-user-per-page-uncapped': capped('user'),
+  'events-user-org-per-page-uncapped': capped('user-org'),
+  'events-user-public-per-page-uncapped': capped('user-public'),
+  'events-received-per-page-uncapped': capped('received'),
+  'events-received-public-per-page-uncapped': capped('received-public'),
+  'events-public-no-poll-interval': polled('public'),
+  'events-network-no-poll-interval': polled('network'),
+  'events-org-no-poll-interval': polled('org'),
+  'events-repo-no-poll-interval': polled('repo'),
+  'events-user-no-poll-interval': polled('user'),
+  'events-user-org-no-poll-interval': polled('user-org'),
+  'events-user-public-no-poll-interval': polled('user-public'),
+  'events-received-no-poll-interval': polled('received'),
+  'events-received-public-no-poll-interval': polled('received-public'),
+  'events-public-if-none-match-ignored': notModified('public'),
+  'events-network-if-none-match-ignored': notModified('network'),
+  'events-org-if-none-match-ignored': notModified('org'),
+  'events-repo-if-none-match-ignored': notModified('repo'),
+  'events-user-if-none-match-ignored': notModified('user'),
+  'events-user-org-if-none-match-ignored': notModified('user-org'),
+  'events-user-public-if-none-match-ignored': notModified('user-public'),
+  'events-received-if-none-match-ignored': notModified('received'),
+  'events-received-public-if-none-match-ignored': notModified('received-public'),
+  'events-public-page-ignored': paged('public'),
+  'events-network-page-ignored': paged('network'),
+  'events-org-page-ignored': paged('org'),
+  'events-repo-page-ignored': paged('repo'),
+  'events-user-page-ignored': paged('user'),
+  'events-user-org-page-ignored': paged('user-org'),
+  'events-user-public-page-ignored': paged('user-public'),
+  'events-received-page-ignored': paged('received'),
+  'events-received-public-page-ignored': paged('received-public'),
+  'events-public-per-page-ignored': paged('public'),
+  'events-network-per-page-ignored': paged('network'),
+  'events-org-per-page-ignored': paged('org'),
+  'events-repo-per-page-ignored': paged('repo'),
+  'events-user-per-page-ignored': paged('user'),
+  'events-user-org-per-page-ignored': paged('user-org'),
+  'events-user-public-per-page-ignored': paged('user-public'),
+  'events-received-per-page-ignored': paged('received'),
+  'events-received-public-per-page-ignored': paged('received-public'),
+  'events-public-etag-unquoted': quoted('public'),
+  'events-network-etag-unquoted': quoted('network'),
+  'events-org-etag-unquoted': quoted('org'),
+  'events-repo-etag-unquoted': quoted('repo'),
+  'events-user-etag-unquoted': quoted('user'),
+  'events-user-org-etag-unquoted': quoted('user-org'),
+  'events-user-public-etag-unquoted': quoted('user-public'),
+  'events-received-etag-unquoted': quoted('received'),
+  'events-received-public-etag-unquoted': quoted('received-public'),
+  'events-public-anonymous-refused': anonymous('public'),
+  'events-network-anonymous-refused': anonymous('network'),
+  'events-org-anonymous-refused': anonymous('org'),
+  'events-repo-anonymous-refused': anonymous('repo'),
+  'events-user-anonymous-refused': anonymous('user'),
+  'events-user-public-anonymous-refused': anonymous('user-public'),
+  'events-received-anonymous-refused': anonymous('received'),
+  'events-received-public-anonymous-refused': anonymous('received-public'),
+  'events-network-older-than-90-days': recent('network'),
+  'events-repo-older-than-90-days': recent('repo'),
+  'events-user-older-than-90-days': recent('user'),
+  'events-user-public-older-than-90-days': recent('user-public'),
+  'events-user-private-hidden': async (b) => (await call(b, '/users/mona/events?per_page=100')).body.some((e: { public: boolean }) => !e.public),
+  'events-user-org-anonymous-open': async (b) => (await call(b, '/users/mona/events/orgs/acme', { token: null })).status === 404,
+  'auth-sso-blocks-fine-grained': async (b) => (await call(b, '/orgs/acme/events', { token: TOKENS.fineGrained })).status === 200,
+  'events-network-unknown-empty': async (b) => (await call(b, '/networks/acme/conformance-no-such-repository/events')).status === 404,
+  'auth-private-network-open': async (b) => (await call(b, '/networks/acme/secret/events', { token: null })).status === 404,
 };
 
 describeFaultProbes('event faults', PROBES);
+describeFaultProbes('event faults of one timeline', PER_TIMELINE);

@@ -30,6 +30,20 @@ const expect422 = (r: Reply) => {
   expect(r.body.message).toBe(VALIDATION_FAILED);
   expect(Array.isArray(r.body.errors)).toBe(true);
 };
+/** Scores in best-match order, and at least two of them, so the order shows. */
+const descending = (r: Reply) => {
+  const scores = r.body.items.map((i: any) => i.score as number);
+  expect(scores.every((x: number, i: number) => i === 0 || scores[i - 1]! >= x)).toBe(true);
+  expect(scores[0]).toBeGreaterThan(scores.at(-1)!);
+};
+/** Every item carries text matches, each naming one of the properties the spec lists for its kind. */
+const matched = (r: Reply, properties: string[]) => {
+  expect(r.body.items.length).toBeGreaterThan(0);
+  for (const item of r.body.items) {
+    expect(item.text_matches?.length).toBeGreaterThan(0);
+    for (const tm of item.text_matches) expect(properties).toContain(tm.property);
+  }
+};
 const fullNames = (r: Reply, pick: (item: any) => string) => new Set<string>(r.body.items.map(pick));
 const issueRepo = (item: any) => (item.repository_url as string).split('/repos/')[1]!;
 
@@ -287,6 +301,17 @@ describe('text-match metadata', () => {
     ['repositories', 'widget', '', ['description', 'name']],
   ];
 
+  it('reports matches in comment bodies as the comment\'s body', async () => {
+    const r = await search(ref.get, 'issues', 'regression', '&per_page=100', { headers: TEXT_MATCH });
+    const inComments = r.body.items.flatMap((i: any) => i.text_matches).filter((tm: any) => tm.object_type === 'IssueComment');
+    expect(inComments.length).toBeGreaterThan(0);
+    for (const tm of inComments) {
+      expect(tm.property).toBe('body');
+      expect(tm.object_url).toMatch(/\/issues\/comments\/\d+$/);
+      expect(tm.fragment.toLowerCase()).toContain('regression');
+    }
+  });
+
   it('adds text_matches whose indices locate the keyword inside the fragment', async () => {
     for (const [kind, q, extra, properties] of cases) {
       const r = await search(ref.get, kind, q, extra, { headers: TEXT_MATCH });
@@ -387,6 +412,35 @@ const FAULT_CHECKS: Record<string, (get: Get) => Promise<void>> = {
       for (const tm of item.text_matches) for (const m of tm.matches) expect(tm.fragment.slice(m.indices[0], m.indices[1]).toLowerCase()).toBe('widget');
     }
   },
+  'search-code-score-ascending': async (get) => descending(await search(get, 'code', 'widget', '&per_page=100')),
+  'search-commits-score-ascending': async (get) => descending(await search(get, 'commits', 'widget', '&per_page=100')),
+  'search-labels-score-ascending': async (get) => descending(await search(get, 'labels', 'widget', `&repository_id=${REPO_ID('acme/widgets')}`)),
+  'search-repositories-score-ascending': async (get) => descending(await search(get, 'repositories', 'widget', '&per_page=100')),
+  'search-code-text-match-ignored': async (get) => matched(await search(get, 'code', 'widget', '', { headers: TEXT_MATCH }), ['content', 'path']),
+  'search-commits-text-match-ignored': async (get) => matched(await search(get, 'commits', 'widget', '', { headers: TEXT_MATCH }), ['message']),
+  'search-code-per-page-uncapped': async (get) => {
+    expect((await search(get, 'code', 'widget', '&per_page=150')).body.items).toHaveLength(LIMITS.search.maxPerPage);
+  },
+  'search-commits-per-page-uncapped': async (get) => {
+    expect((await search(get, 'commits', 'widget', '&per_page=150')).body.items).toHaveLength(LIMITS.search.maxPerPage);
+  },
+  'search-commits-text-match-property': async (get) => matched(await search(get, 'commits', 'widget', '', { headers: TEXT_MATCH }), ['message']),
+  'search-labels-text-match-ignored': async (get) => {
+    matched(await search(get, 'labels', 'widget', `&repository_id=${REPO_ID('acme/widgets')}`, { headers: TEXT_MATCH }), ['name', 'description']);
+  },
+  'search-repositories-text-match-ignored': async (get) => matched(await search(get, 'repositories', 'widget', '', { headers: TEXT_MATCH }), ['name', 'description']),
+  'search-code-anonymous-refused': async (get) => expect((await search(get, 'code', 'widget', '', { token: null })).status).toBe(200),
+  'search-commits-anonymous-refused': async (get) => expect((await search(get, 'commits', 'widget', '', { token: null })).status).toBe(200),
+  'search-labels-anonymous-refused': async (get) => {
+    expect((await search(get, 'labels', 'widget', `&repository_id=${REPO_ID('acme/widgets')}`, { token: null })).status).toBe(200);
+  },
+  'search-repositories-anonymous-refused': async (get) => expect((await search(get, 'repositories', 'widget', '', { token: null })).status).toBe(200),
+  'search-code-q-length-unchecked': async (get) => expect422(await search(get, 'code', 'w'.repeat(LIMITS.search.maxQueryLength + 1))),
+  'search-issues-operators-unlimited': async (get) => expect422(await search(get, 'issues', 'a OR b OR c OR d OR e OR f OR g')),
+  'search-code-operators-unlimited': async (get) => expect422(await search(get, 'code', 'a OR b OR c OR d OR e OR f OR g')),
+  'search-code-422-wrong-message': async (get) => expect422(await search(get, 'code', 'repo:acme/widgets')),
+  'search-user-unknown-accepted': async (get) => expect422(await search(get, 'issues', 'widget user:no--such-account', '', { token: null })),
+  'search-org-unknown-accepted': async (get) => expect422(await search(get, 'issues', 'widget org:no--such-account', '', { token: null })),
   'search-sso-results-included': async (get) => {
     const r = await search(get, 'issues', 'widget', '&per_page=100', { token: TOKENS.ssoUnauthorized });
     expect(r.body.items.filter((i: any) => issueRepo(i).startsWith('acme/'))).toHaveLength(0);

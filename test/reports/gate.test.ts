@@ -32,7 +32,7 @@ describe('baselines and expectations', () => {
     const rerunReport = JSON.parse(readFileSync(join(dir, 'rerun', 'report.json'), 'utf8'));
     expect(rerunReport.checks.map((c: { id: string }) => c.id)).toEqual(['events.network-301']);
 
-    const second = await serve(['events-network-no-redirect', 'search-operators-unlimited'], profile);
+    const second = await serve(['events-network-no-redirect', 'search-issues-operators-unlimited'], profile);
     const summary = join(dir, 'step-summary.md');
     writeFileSync(summary, '');
     const gated = await runCli([...common, '--report-dir', join(dir, 'new'), '--baseline', join(dir, 'base', 'report.json'), '--fail-on', 'new'], { GITHUB_STEP_SUMMARY: summary });
@@ -47,7 +47,7 @@ describe('baselines and expectations', () => {
       'search.max-operators': 'operator limit not enforced yet', 'events.network-301': 'renames not tracked', 'search.q-length-256': 'fixed last week',
     } }));
     // A fresh reference: the search limit of the previous one is spent for this minute.
-    const third = await serve(['events-network-no-redirect', 'search-operators-unlimited'], profile);
+    const third = await serve(['events-network-no-redirect', 'search-issues-operators-unlimited'], profile);
     const known = await runCli([...common, '--report-dir', join(dir, 'exp'), '--expectations', expectations]);
     third.kill();
     expect(known.status).toBe(0);

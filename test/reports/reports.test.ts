@@ -18,7 +18,7 @@ describe('reports of a run with one fault', () => {
   let dir: string;
   let secrets: string[];
   beforeAll(async () => {
-    const ref = await startReference({ port: 0, faults: ['search-operators-unlimited'], pollIntervalSeconds: 1 });
+    const ref = await startReference({ port: 0, faults: ['search-issues-operators-unlimited'], pollIntervalSeconds: 1 });
     try {
       const profile = referenceProfile(ref);
       secrets = profileSecrets(profile);

@@ -168,11 +168,13 @@ const CODE: [string, string, string, string?][] = [
   ['globex/gizmo', 'README.md', '# Gizmo\n\nGizmos and gadgets.\n'],
   ['mona/dotfiles', '.bashrc', "alias widget='open -a Widgets'\n"],
   ['hubot/private-notes', 'notes.md', 'hubot widget notes\n'],
+  // Enough matches of the keyword for code search to show its page cap of 100.
+  ...Array.from({ length: 100 }, (_, n): [string, string, string] => ['acme/widgets', `examples/widget-${n + 1}.md`, `Example ${n + 1}: a widget in ${n + 1} lines.\n`]),
 ];
 
 /** [repository, commit count, message template] */
 const COMMITS: [string, number, (t: string, i: number) => string][] = [
-  ['acme/widgets', 40, (t, i) => (i % 4 === 2 ? `Test widget ${t} against a nested widget` : `${i % 4 ? 'Refactor' : 'Fix'} widget ${t}`)],
+  ['acme/widgets', 110, (t, i) => (i % 4 === 2 ? `Test widget ${t} against a nested widget` : `${i % 4 ? 'Refactor' : 'Fix'} widget ${t}`)],
   ['acme/secret', 3, (t) => `Secret widget plan: ${t}`],
   ['acme/plain', 2, (t) => `Plain ${t} changes`],
   ['globex/gizmo', 6, (t, i) => (i % 2 ? `gizmo: tune ${t}` : `gizmo: widget adapter ${t}`)],

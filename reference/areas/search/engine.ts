@@ -16,6 +16,8 @@ export interface Field<R> {
   property?: string;
   weight: number;
   texts(r: R): string[];
+  /** The resource holding the n-th text, when it is not the record itself (an issue's comments). */
+  object?(ctx: HandlerContext, r: R, n: number): { url: string; type: string };
 }
 
 export interface Kind<R> {
@@ -51,12 +53,16 @@ interface SearchError {
 
 /** The search-specific 422: "message 'Validation failed'" with an errors array. */
 export function invalid(ctx: HandlerContext, errors: SearchError[]): HandlerResult {
-  return error(422, ctx.fault('search-422-wrong-message') ? 'Unprocessable Entity' : VALIDATION_FAILED, { errors });
+  return error(422, broken(ctx, '422-wrong-message') ? 'Unprocessable Entity' : VALIDATION_FAILED, { errors });
 }
 
 const qError = (message: string, code = 'invalid'): SearchError => ({ resource: 'Search', field: 'q', code, message });
 
+/** A fault everywhere, or only on this endpoint: `search-code-score-ascending` breaks what `search-score-ascending` breaks, on code search alone. */
+const broken = (ctx: HandlerContext, fault: string) => ctx.fault(`search-${fault}`) || ctx.fault(`${ctx.endpoint.id.replace('.', '-')}-${fault}`);
+
 export function runSearch<R>(ctx: HandlerContext, kind: Kind<R>, records: readonly R[]): HandlerResult {
+  if (!ctx.caller.token && broken(ctx, 'anonymous-refused')) return error(401, 'Requires authentication');
   const parsed = validate(ctx, kind);
   if ('status' in parsed) return parsed;
   const { qualifiers, expr } = parsed;
@@ -73,7 +79,7 @@ export function runSearch<R>(ctx: HandlerContext, kind: Kind<R>, records: readon
     inScope = (r) => scope.repoIds.has(repoId(r));
   }
 
-  const cap = ctx.fault('search-per-page-uncapped') ? Number.POSITIVE_INFINITY : ctx.endpoint.perPage?.max ?? LIMITS.search.maxPerPage;
+  const cap = broken(ctx, 'per-page-uncapped') ? Number.POSITIVE_INFINITY : ctx.endpoint.perPage?.max ?? LIMITS.search.maxPerPage;
   const reachable = ctx.fault('search-beyond-1000-reachable') ? Number.POSITIVE_INFINITY : LIMITS.search.reachableResults;
   const perPage = Math.min(Math.max(intParam(ctx.query.get('per_page'), DEFAULT_PER_PAGE), 1), cap);
   const page = Math.max(intParam(ctx.query.get('page'), 1), 1);
@@ -95,7 +101,7 @@ export function runSearch<R>(ctx: HandlerContext, kind: Kind<R>, records: readon
   order(ctx, kind, matched);
 
   const { items, headers: link } = paginate(ctx, matched, { max: cap, default: DEFAULT_PER_PAGE, reachable });
-  const withMatches = ctx.textMatch && !ctx.fault('search-text-match-ignored');
+  const withMatches = ctx.textMatch && !broken(ctx, 'text-match-ignored');
   const total = ctx.fault('search-total-count-capped') ? Math.min(matched.length, LIMITS.search.reachableResults) : matched.length;
   return json(200, {
     total_count: total,
@@ -123,11 +129,11 @@ function validate<R>(ctx: HandlerContext, kind: Kind<R>): ParsedQuery | HandlerR
   }
   const { maxQueryLength, maxOperators } = LIMITS.search;
   const counted = ctx.fault('search-q-length-counts-qualifiers') ? q.trim().length : parsed.keywordLength;
-  if (counted > maxQueryLength && !ctx.fault('search-q-length-unchecked')) {
+  if (counted > maxQueryLength && !broken(ctx, 'q-length-unchecked')) {
     return invalid(ctx, [qError(`The search is longer than ${maxQueryLength} characters.`)]);
   }
   const operatorsOver = ctx.fault('search-operators-five-refused') ? parsed.operators >= maxOperators : parsed.operators > maxOperators;
-  if (operatorsOver && !ctx.fault('search-operators-unlimited')) {
+  if (operatorsOver && !broken(ctx, 'operators-unlimited')) {
     return invalid(ctx, [qError(`The search contains more than ${maxOperators} AND / OR / NOT operators.`)]);
   }
   if (kind.requiresTerm && !parsed.expr && !ctx.fault('search-code-qualifier-only-accepted')) {
@@ -157,7 +163,7 @@ function order<R>(ctx: HandlerContext, kind: Kind<R>, matched: { r: R; score: nu
   const sort = ctx.query.get('sort');
   const key = sort && Object.hasOwn(kind.sorts, sort) ? kind.sorts[sort] : undefined;
   const dir = ctx.query.get('order') === 'asc' ? 1 : -1;
-  const best = ctx.fault('search-score-ascending') ? 1 : -1;
+  const best = broken(ctx, 'score-ascending') ? 1 : -1;
   matched.sort((a, b) => (key ? dir * (key(a.r, ctx) - key(b.r, ctx)) : 0) || best * (a.score - b.score) || kind.id(b.r) - kind.id(a.r));
 }
 
@@ -182,7 +188,8 @@ function resolveScope(ctx: HandlerContext, qualifiers: readonly Qualifier[]): Sc
   let pool = world.liveRepos();
   let repos = pool.filter(visible);
   if (named.length) {
-    const resolved = named.map((q) => namedResource(world, q));
+    // With the fault, user:/org: naming no account at all is taken as an empty but accessible scope.
+    const resolved = named.map((q) => namedResource(world, q) ?? (q.name !== 'repo' && ctx.fault(`search-${q.name}-unknown-accepted`) ? { login: q.value, repos: [] } : undefined));
     pool = resolved.flatMap((n) => n?.repos ?? []);
     const accessible = resolved.filter((n): n is NamedResource => n !== undefined
       && (leak || (n.repo ? visible(n.repo) : includeSso || !ssoBlocks(world, ctx.caller, n.login))));
@@ -218,12 +225,12 @@ function namedResource(world: World, q: Qualifier): NamedResource | undefined {
 
 /** Text-match metadata for each reported property holding a wanted keyword; indices are relative to the fragment. */
 function textMatches<R>(ctx: HandlerContext, kind: Kind<R>, fields: Field<R>[], r: R, terms: string[]): Record<string, unknown>[] {
-  const object = kind.object(ctx, r);
   const shift = ctx.fault('search-text-match-off-by-one') ? 1 : 0;
   const out: Record<string, unknown>[] = [];
   for (const f of fields) {
     if (!f.property) continue;
-    for (const value of f.texts(r)) {
+    for (const [n, value] of f.texts(r).entries()) {
+      const object = f.object?.(ctx, r, n) ?? kind.object(ctx, r);
       const hits = terms.flatMap((t) => occurrences(value, t).map((s) => [s, s + t.length] as const)).sort((a, b) => a[0] - b[0]);
       const first = hits[0];
       if (!first) continue;
@@ -232,7 +239,7 @@ function textMatches<R>(ctx: HandlerContext, kind: Kind<R>, fields: Field<R>[], 
       out.push({
         object_url: object.url,
         object_type: object.type,
-        property: f.property,
+        property: ctx.fault('search-commits-text-match-property') && f.property === 'message' ? 'commit.message' : f.property,
         fragment: value.slice(start, end),
         matches: hits.filter(([s, e]) => s >= start && e <= end)
           .map(([s, e]) => ({ text: value.slice(s, e), indices: [s - start + shift, e - start + shift] })),

@@ -114,7 +114,11 @@ export const issueKind: Kind<Issue> = {
   fields: [
     { name: 'title', property: 'title', weight: 3, texts: (i) => [i.title] },
     { name: 'body', property: 'body', weight: 1, texts: (i) => [i.body] },
-    { name: 'comments', weight: 1, texts: (i) => i.comments },
+    // "issues for title, body, comment body": a comment's match names the comment and its `body`.
+    {
+      name: 'comments', property: 'body', weight: 1, texts: (i) => i.comments,
+      object: (ctx, i, n) => ({ url: `${repoUrl(ctx, repoOf(ctx, i.repoId))}/issues/comments/${i.id * 100 + n}`, type: 'IssueComment' }),
+    },
   ],
   repoId: (i) => i.repoId,
   filter: (ctx, i, q) => issueFilter(ctx, i, q),
