@@ -1,6 +1,7 @@
 /** The catalogue of named faults, as data: the pipeline's own plus each area's. */
 import type { Fault } from './fault.js';
 import { AREAS } from './areas/index.js';
+import { perEndpointFaults } from './endpoint-faults.js';
 
 /** Faults of the shared conventions (authentication, versioning, rate-limit headers, conditional requests, errors, shared resources). */
 const CONVENTION_FAULTS: Fault[] = [
@@ -48,7 +49,9 @@ const PERMISSION_FAULTS: Fault[] = [
   { id: 'permissions-header-wrong', requirement: 'auth.accepted-permissions-header', effect: 'X-Accepted-<Vendor>-Permissions names the read level on write endpoints too.' },
 ];
 
-export const FAULTS: readonly Fault[] = [...CONVENTION_FAULTS, ...PERMISSION_FAULTS, ...AREAS.flatMap((a) => a.faults)];
+export const FAULTS: readonly Fault[] = [
+  ...CONVENTION_FAULTS, ...perEndpointFaults(CONVENTION_FAULTS), ...PERMISSION_FAULTS, ...AREAS.flatMap((a) => a.faults),
+];
 
 /** Validates fault names; throws naming the unknown ones. */
 export function resolveFaults(names: readonly string[]): Set<string> {

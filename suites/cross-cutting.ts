@@ -1,0 +1,142 @@
+/**
+ * The conventions that hold for every endpoint (token schemes, invalid credentials, error bodies,
+ * API versions, media types), checked on each GET endpoint the profile can reach, one check per
+ * (rule, endpoint) generated from the catalogue, so a report and the coverage matrix say which
+ * endpoint broke which rule.
+ *
+ * Left out, for reasons given with the pairs in spec/coverage/exemptions.ts: writing endpoints (the
+ * control of a refusal would write), the positive rules on search endpoints (four more searches
+ * per endpoint overrun the one search window a run may spend), and password probes (repeated
+ * attempts of the profile's user are what the stated lockout punishes).
+ */
+import { CATALOGUE, type Endpoint } from '../spec/catalogue.js';
+import { API_VERSIONS } from '../spec/vocabulary.js';
+import type { Reply, RequestOptions } from '../src/client.js';
+import type { TokenName } from '../src/profile.js';
+import { expectRefusal } from '../src/refusal.js';
+import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
+import { ANONYMOUS, ensureImport, REQUESTS, skipWithoutImport, type EndpointRequest } from './requests.js';
+
+interface Rule {
+  /** Check id prefix; the endpoint id follows it. */
+  prefix: string;
+  requirement: string;
+  title: (e: Endpoint) => string;
+  /** Tokens the check needs besides the identity that reaches the endpoint. */
+  tokens: TokenName[];
+  /** Whether a search endpoint can afford the check: its requests must not count against the search window. */
+  searchFree: boolean;
+  run: (t: CheckContext, e: Endpoint, path: string) => Promise<void>;
+}
+
+const line = (e: Endpoint, path: string) => `${e.method} ${path.split('?')[0]}`;
+
+/**
+ * A search control is the schema check's own request, whose reply a whole run reuses rather than
+ * spend the search window again (search results are fixed data); other endpoints' state may have
+ * changed since, so their controls are sent afresh.
+ */
+const reuse = (e: Endpoint) => e.category === 'search';
+
+/** The request the rule's probes vary, which must reach the endpoint's success for a probe to mean anything. */
+async function control(t: CheckContext, e: Endpoint, path: string, extra: Partial<RequestOptions> = {}): Promise<Reply | undefined> {
+  const reply = await t.request({ path, reuse: reuse(e), ...extra });
+  if (reply.status === e.success.status) return reply;
+  skipWithoutImport(t, e, reply);
+  t.inconclusive(`the control ${line(e, path)} answered ${reply.status}, not ${e.success.status}, so the endpoint was not reached`);
+  return undefined;
+}
+
+/** A variation of the control that the rule says is accepted: it must get the same success status. */
+function expectAccepted(t: CheckContext, e: Endpoint, path: string, reply: Reply, what: string, source: string): void {
+  if (reply.status === e.success.status) return;
+  const m = (reply.json as { message?: unknown } | undefined)?.message;
+  t.fail(`${line(e, path)} with ${what} answered ${reply.status}${typeof m === 'string' ? ` (message: ${m})` : ''}, while the same request without it answered ${e.success.status} (${source})`);
+}
+
+const RULES: readonly Rule[] = [
+  {
+    prefix: 'auth.token-scheme', requirement: 'auth.bearer-and-token-schemes', tokens: ['classic'], searchFree: false,
+    title: (e) => `${e.method} ${e.path} accepts the token as "token <TOKEN>" as it does as "Bearer <TOKEN>"`,
+    async run(t, e, path) {
+      if (!(await control(t, e, path, { as: 'classic' }))) return;
+      const reply = await t.request({ path, as: { raw: `token ${t.client.tokenValue('classic')!}` } });
+      expectAccepted(t, e, path, reply, '"token <TOKEN>"', 'Authentication: both `Bearer <TOKEN>` and `token <TOKEN>` are accepted');
+    },
+  },
+  {
+    prefix: 'auth.invalid-401', requirement: 'auth.invalid-credentials-401', tokens: ['invalid'], searchFree: true,
+    title: (e) => `${e.method} ${e.path} answers invalid credentials 401`,
+    async run(t, e, path) {
+      const reached = await t.request({ path, reuse: reuse(e) });
+      skipWithoutImport(t, e, reached);
+      await expectRefusal(t, { probe: { path, as: 'invalid' }, control: reached, expected: [401], what: `${line(e, path)} with an invalid token` });
+    },
+  },
+  {
+    prefix: 'errors.message', requirement: 'errors.message', tokens: ['invalid'], searchFree: true,
+    title: (e) => `${e.method} ${e.path} answers an error with a message string`,
+    async run(t, e, path) {
+      // Invalid credentials: the one error every endpoint gives, and one no search window counts.
+      const reply = await t.request({ path, as: 'invalid' });
+      if (reply.status < 400) return t.skip('inconclusive', `${line(e, path)} with an invalid token answered ${reply.status}, not an error`);
+      const message = (reply.json as { message?: unknown } | undefined)?.message;
+      if (typeof message !== 'string') t.fail(`${line(e, path)} answered ${reply.status} without a message string: ${reply.text.slice(0, 120)}`);
+    },
+  },
+  {
+    prefix: 'versioning.versions', requirement: 'versioning.listed-versions', tokens: [], searchFree: false,
+    title: (e) => `${e.method} ${e.path} accepts both listed API versions`,
+    async run(t, e, path) {
+      if (!(await control(t, e, path))) return;
+      for (const v of API_VERSIONS) {
+        const reply = await t.request({ path, headers: { [t.names.apiVersionHeader]: v } });
+        expectAccepted(t, e, path, reply, `${t.names.apiVersionHeader}: ${v}`, `Versioning: values appearing in the interface: ${API_VERSIONS.join(' and ')}`);
+      }
+    },
+  },
+  {
+    prefix: 'versioning.media', requirement: 'versioning.media-types', tokens: [], searchFree: false,
+    title: (e) => `${e.method} ${e.path} accepts the recommended and the older media type`,
+    async run(t, e, path) {
+      const controlReply = await control(t, e, path);
+      if (!controlReply) return;
+      for (const accept of [t.names.mediaType, t.names.mediaTypeV3]) {
+        // The recommended type is the client's default Accept: that request is the control's own.
+        const reply = accept === t.client.accept ? controlReply : await t.request({ path, headers: { accept } });
+        expectAccepted(t, e, path, reply, `accept: ${accept}`, 'Versioning: the recommended media type and the older form');
+      }
+    },
+  },
+];
+
+function check(rule: Rule, e: Endpoint, how: EndpointRequest): CheckSpec {
+  const identity: TokenName[] = ANONYMOUS.has(e.id) ? [] : ['classic'];
+  const tokens = [...new Set([...identity, ...rule.tokens])];
+  return {
+    id: `${rule.prefix}.${e.id}`,
+    title: rule.title(e),
+    requirement: rule.requirement,
+    needs: {
+      ...(ANONYMOUS.has(e.id) ? { anonymous: true } : {}), ...(tokens.length ? { tokens } : {}), resources: how.needs,
+      ...(e.path === '/rate_limit' ? { rateLimiting: true } : {}),
+    },
+    async run(t) {
+      if (e.area === 'imports' && t.writesAllowed) await ensureImport(t);
+      await rule.run(t, e, await how.path(t));
+    },
+  };
+}
+
+/** Every (rule, endpoint) check: GET endpoints the shared requests reach, search ones only where the rule costs no search. */
+export const CROSS_CUTTING_CHECKS: readonly CheckSpec[] = RULES.flatMap((rule) => CATALOGUE.flatMap((e) => {
+  const how = REQUESTS[e.id];
+  if (e.method !== 'GET' || !how || (e.category === 'search' && !rule.searchFree)) return [];
+  return [check(rule, e, how)];
+}));
+
+export const crossCuttingSuite: Suite = {
+  name: 'cross-cutting',
+  description: 'Token schemes, invalid credentials, error bodies, API versions and media types, on every GET endpoint.',
+  checks: () => [...CROSS_CUTTING_CHECKS],
+};
