@@ -4,15 +4,25 @@
  * the effect of `<fault>` on that endpoint only. Generated for every governed endpoint the coverage
  * exemptions do not list, so a pair that becomes covered gains its fault.
  */
+import { endpointById, type Endpoint } from '../spec/catalogue.js';
 import { GOVERNS } from '../spec/coverage/governs.js';
 import { KNOWN_UNCOVERED, PAIR_REASONS } from '../spec/coverage/exemptions.js';
 import type { Fault } from './fault.js';
 
-/** The convention faults that can be scoped to one endpoint. */
-const SCOPABLE = new Set(['auth-token-scheme-refused', 'auth-invalid-403-first', 'errors-no-message', 'versioning-old-version-refused', 'versioning-v3-media-refused']);
+const all = () => true;
+/** The convention faults that can be scoped to one endpoint, and the endpoints where the fault has an effect. */
+const SCOPABLE: Readonly<Record<string, (e: Endpoint) => boolean>> = {
+  'auth-token-scheme-refused': all,
+  'auth-invalid-403-first': all,
+  'errors-no-message': all,
+  'versioning-old-version-refused': all,
+  'versioning-v3-media-refused': all,
+  // Endpoints open to anyone (a private repository's events) refuse in their handler instead.
+  'auth-no-token-admitted': (e) => e.tokens !== 'anonymous-ok',
+};
 
 export function perEndpointFaults(faults: readonly Fault[]): Fault[] {
-  return faults.filter((f) => SCOPABLE.has(f.id)).flatMap((f) => (GOVERNS[f.requirement]?.endpoints ?? [])
-    .filter((e) => !KNOWN_UNCOVERED[f.requirement]?.includes(e) && !PAIR_REASONS[f.requirement]?.[e])
+  return faults.flatMap((f) => (GOVERNS[f.requirement]?.endpoints ?? [])
+    .filter((e) => SCOPABLE[f.id]?.(endpointById(e)) && !KNOWN_UNCOVERED[f.requirement]?.includes(e) && !PAIR_REASONS[f.requirement]?.[e])
     .map((e) => ({ id: `${f.id}@${e}`, requirement: f.requirement, effect: `On ${e} only: ${f.effect}` })));
 }

@@ -1,6 +1,6 @@
 /**
- * The conventions that hold for every endpoint (token schemes, invalid credentials, error bodies,
- * API versions, media types), checked on each GET endpoint the profile can reach, one check per
+ * The conventions that hold for every endpoint (token schemes, invalid credentials, no token,
+ * error bodies, API versions, media types), checked on each GET endpoint the profile can reach, one check per
  * (rule, endpoint) generated from the catalogue, so a report and the coverage matrix say which
  * endpoint broke which rule.
  *
@@ -26,6 +26,8 @@ interface Rule {
   tokens: TokenName[];
   /** Whether a search endpoint can afford the check: its requests must not count against the search window. */
   searchFree: boolean;
+  /** Endpoints the rule governs, when not all. */
+  applies?: (e: Endpoint) => boolean;
   run: (t: CheckContext, e: Endpoint, path: string) => Promise<void>;
 }
 
@@ -71,6 +73,16 @@ const RULES: readonly Rule[] = [
       const reached = await t.request({ path, reuse: reuse(e) });
       skipWithoutImport(t, e, reached);
       await expectRefusal(t, { probe: { path, as: 'invalid' }, control: reached, expected: [401], what: `${line(e, path)} with an invalid token` });
+    },
+  },
+  {
+    // Notification endpoints are left out: they list 401, the errors table's "Requires authentication".
+    prefix: 'auth.no-token', requirement: 'auth.no-token-404-or-403', tokens: [], searchFree: true, applies: (e) => e.tokens === 'token-required',
+    title: (e) => `${e.method} ${e.path} answers a caller without a token 404 or 403`,
+    async run(t, e, path) {
+      const reached = await t.request({ path });
+      skipWithoutImport(t, e, reached);
+      await expectRefusal(t, { probe: { path, as: null }, control: reached, expected: [403, 404], what: `${line(e, path)} without a token` });
     },
   },
   {
@@ -131,12 +143,12 @@ function check(rule: Rule, e: Endpoint, how: EndpointRequest): CheckSpec {
 /** Every (rule, endpoint) check: GET endpoints the shared requests reach, search ones only where the rule costs no search. */
 export const CROSS_CUTTING_CHECKS: readonly CheckSpec[] = RULES.flatMap((rule) => CATALOGUE.flatMap((e) => {
   const how = REQUESTS[e.id];
-  if (e.method !== 'GET' || !how || (e.category === 'search' && !rule.searchFree)) return [];
+  if (e.method !== 'GET' || !how || (e.category === 'search' && !rule.searchFree) || (rule.applies && !rule.applies(e))) return [];
   return [check(rule, e, how)];
 }));
 
 export const crossCuttingSuite: Suite = {
   name: 'cross-cutting',
-  description: 'Token schemes, invalid credentials, error bodies, API versions and media types, on every GET endpoint.',
+  description: 'Token schemes, invalid credentials, no token, error bodies, API versions and media types, on every GET endpoint.',
   checks: () => [...CROSS_CUTTING_CHECKS],
 };
