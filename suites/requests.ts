@@ -3,7 +3,7 @@
  * a catalogue endpoint as such (schema conformance, the cross-cutting rules checked per endpoint).
  */
 import type { Endpoint } from '../spec/catalogue.js';
-import type { Reply } from '../src/client.js';
+import type { Reply, RequestOptions } from '../src/client.js';
 import type { ProfileResources } from '../src/profile.js';
 import type { CheckContext } from '../src/suite.js';
 
@@ -46,6 +46,26 @@ export const REQUESTS: Readonly<Record<string, EndpointRequest>> = {
   'imports.get': { needs: ['import_repo'], path: (t) => `/repos/${t.resources.import_repo}/import` },
   'imports.authors': { needs: ['import_repo'], path: (t) => `/repos/${t.resources.import_repo}/import/authors` },
   'imports.large-files': { needs: ['import_repo'], path: (t) => `/repos/${t.resources.import_repo}/import/large_files` },
+};
+
+/** A write that leaves the state as it found it: what a check varying a write's credentials or headers sends. */
+export interface UnchangingWrite {
+  needs: Needs;
+  /** The request, built from what it reads first; skips the check when nothing can be written back unchanged. */
+  request: (t: CheckContext) => Promise<RequestOptions>;
+}
+
+export const UNCHANGING_WRITES: Readonly<Record<string, UnchangingWrite>> = {
+  // Reopening an open alert: only its updated_at moves.
+  'code-scanning.alert-update': {
+    needs: ['public_repo'],
+    async request(t) {
+      const path = `/repos/${t.resources.public_repo}/code-scanning/alerts/${await alertNumber(t)}`;
+      const state = ((await t.request({ path })).json as { state?: unknown } | undefined)?.state;
+      if (state !== 'open') return t.skip('missing-resource', `alert ${path} is ${JSON.stringify(state)}, not open: only reopening an open alert writes nothing`);
+      return { method: 'PATCH', path, body: { state: 'open' } };
+    },
+  },
 };
 
 const q = (s: string) => encodeURIComponent(s);
