@@ -10,13 +10,16 @@ import { KNOWN_UNCOVERED, PAIR_REASONS } from '../spec/coverage/exemptions.js';
 import type { Fault } from './fault.js';
 
 const all = () => true;
-/** The convention faults that can be scoped to one endpoint, and the endpoints where the fault has an effect. */
+/** The faults that can be scoped to one endpoint, and the endpoints where the fault has an effect. */
 const SCOPABLE: Readonly<Record<string, (e: Endpoint) => boolean>> = {
   'auth-token-scheme-refused': all,
   'auth-invalid-403-first': all,
   'errors-no-message': all,
   'versioning-old-version-refused': all,
   'versioning-v3-media-refused': all,
+  'cond-etag-unquoted': all,
+  'events-no-poll-interval': (e) => e.area === 'events',
+  'notifications-no-poll-interval': (e) => e.area === 'notifications',
   // Endpoints open to anyone (a private repository's events) refuse in their handler instead, and
   // a write admitted without a token still has nobody to act as.
   'auth-no-token-admitted': (e) => e.tokens !== 'anonymous-ok' && e.method === 'GET',

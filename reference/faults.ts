@@ -50,9 +50,9 @@ const PERMISSION_FAULTS: Fault[] = [
   { id: 'permissions-header-wrong', requirement: 'auth.accepted-permissions-header', effect: 'X-Accepted-<Vendor>-Permissions names the read level on write endpoints too.' },
 ];
 
-export const FAULTS: readonly Fault[] = [
-  ...CONVENTION_FAULTS, ...perEndpointFaults(CONVENTION_FAULTS), ...PERMISSION_FAULTS, ...AREAS.flatMap((a) => a.faults),
-];
+const UNSCOPED: readonly Fault[] = [...CONVENTION_FAULTS, ...PERMISSION_FAULTS, ...AREAS.flatMap((a) => a.faults)];
+
+export const FAULTS: readonly Fault[] = [...UNSCOPED, ...perEndpointFaults(UNSCOPED)];
 
 /** Validates fault names; throws naming the unknown ones. */
 export function resolveFaults(names: readonly string[]): Set<string> {

@@ -1,6 +1,6 @@
 /**
  * The conventions that hold for every endpoint (token schemes, invalid credentials, no token, error
- * bodies, API versions, media types), checked on each endpoint the profile can reach: one check per
+ * bodies, API versions, media types) or a family of them (quoted ETags, X-Poll-Interval), checked on each endpoint the profile can reach: one check per
  * (rule, endpoint), generated from the catalogue, so a report and the coverage matrix say which
  * endpoint broke which rule.
  *
@@ -12,6 +12,7 @@
  * are what the stated lockout punishes).
  */
 import { CATALOGUE, type Endpoint } from '../spec/catalogue.js';
+import { GOVERNS } from '../spec/coverage/governs.js';
 import { API_VERSIONS } from '../spec/vocabulary.js';
 import type { Reply, RequestOptions } from '../src/client.js';
 import type { TokenName } from '../src/profile.js';
@@ -28,7 +29,7 @@ interface Rule {
   tokens: TokenName[];
   /** Whether a search endpoint can afford the check: its requests must not count against the search window. */
   searchFree: boolean;
-  /** Endpoints the rule governs, when not all. */
+  /** Which of the endpoints the requirement governs (spec/coverage/governs.ts) it can be checked on, when not all. */
   applies?: (e: Endpoint) => boolean;
   /** `req`: the request that reaches the endpoint's success (a write's leaves the state as it found it). */
   run: (t: CheckContext, e: Endpoint, req: RequestOptions) => Promise<void>;
@@ -79,7 +80,8 @@ const RULES: readonly Rule[] = [
     },
   },
   {
-    // Notification endpoints are left out: they list 401, the errors table's "Requires authentication".
+    // Public timelines (a public repository's events) are open to anyone, and notification endpoints
+    // list 401, the errors table's "Requires authentication": the rule is checked where a token is required.
     prefix: 'auth.no-token', requirement: 'auth.no-token-404-or-403', tokens: [], searchFree: true, applies: (e) => e.tokens === 'token-required',
     title: (e) => `${e.method} ${e.path} answers a caller without a token 404 or 403`,
     async run(t, e, req) {
@@ -97,6 +99,29 @@ const RULES: readonly Rule[] = [
       if (reply.status < 400) return t.skip('inconclusive', `${line(e, req)} with an invalid token answered ${reply.status}, not an error`);
       const message = (reply.json as { message?: unknown } | undefined)?.message;
       if (typeof message !== 'string') t.fail(`${line(e, req)} answered ${reply.status} without a message string: ${reply.text.slice(0, 120)}`);
+    },
+  },
+  {
+    prefix: 'conditional.etag-quoted', requirement: 'cond.etag-quoted', tokens: [], searchFree: false,
+    title: (e) => `${e.method} ${e.path} sends a quoted ETag`,
+    async run(t, e, req) {
+      // Any earlier answer of the run shows the header as well as a new one.
+      const reply = await control(t, e, req, { reuse: true });
+      if (!reply) return;
+      const etag = reply.headers.etag;
+      if (!etag) t.fail(`${line(e, req)}: no ETag header`);
+      else if (!/^(W\/)?"[^"]*"$/.test(etag)) t.fail(`${line(e, req)}: ETag ${etag} is not a quoted value`);
+    },
+  },
+  {
+    prefix: 'conditional.poll-interval', requirement: 'poll.interval-header', tokens: [], searchFree: false,
+    title: (e) => `${e.method} ${e.path} carries X-Poll-Interval`,
+    async run(t, e, req) {
+      const reply = await control(t, e, req, { reuse: true });
+      if (!reply) return;
+      const v = reply.headers['x-poll-interval'];
+      if (v === undefined) t.fail(`${line(e, req)}: no X-Poll-Interval`);
+      else if (!/^\d+$/.test(v)) t.fail(`${line(e, req)}: X-Poll-Interval "${v}" is not a number of seconds`);
     },
   },
   {
@@ -155,7 +180,8 @@ function check(rule: Rule, e: Endpoint, how: UnchangingWrite): CheckSpec {
 /** Every (rule, endpoint) check the endpoint can be reached for, search ones only where the rule costs no search. */
 export const CROSS_CUTTING_CHECKS: readonly CheckSpec[] = RULES.flatMap((rule) => CATALOGUE.flatMap((e) => {
   const how = reach(e);
-  if (!how || (e.category === 'search' && !rule.searchFree) || (rule.applies && !rule.applies(e))) return [];
+  const governed = GOVERNS[rule.requirement]?.endpoints.includes(e.id);
+  if (!how || !governed || (e.category === 'search' && !rule.searchFree) || (rule.applies && !rule.applies(e))) return [];
   return [check(rule, e, how)];
 }));
 

@@ -88,19 +88,11 @@ export const KNOWN_UNCOVERED: Readonly<Record<string, readonly string[]>> = {
     'events.received-public', 'notifications.list', 'notifications.thread', 'notifications.subscription', 'notifications.repo-list',
   ],
   'ratelimit.exhausted-403': ['search.code', 'search.commits', 'search.issues', 'search.labels'],
-  'cond.etag-quoted': [
-    'events.public', 'events.network', 'events.org', 'events.user', 'events.user-org', 'events.user-public', 'events.received',
-    'events.received-public',
-  ],
   'cond.etag-304': [
     'events.public', 'events.network', 'events.org', 'events.user', 'events.user-org', 'events.user-public', 'events.received',
     'events.received-public',
   ],
   'cond.last-modified-304': ['notifications.thread', 'notifications.subscription', 'notifications.repo-list'],
-  'poll.interval-header': [
-    'notifications.repo-list', 'events.network', 'events.org', 'events.repo', 'events.user', 'events.user-org', 'events.user-public',
-    'events.received', 'events.received-public',
-  ],
   'resource.timestamps': ['notifications.subscription-set', 'code-scanning.alert-update'],
   'resource.user': ['code-scanning.alert-update'],
   'resource.thread-subscription': ['notifications.subscription-set'],
