@@ -4,7 +4,7 @@
  * (rule, endpoint), generated from the catalogue, so a report and the coverage matrix say which
  * endpoint broke which rule.
  *
- * A write is checked with a request that leaves the state as it found it (reopening an open alert),
+ * A write is checked with a request that leaves the state as it found it (suites/requests.ts),
  * so the control and every probe, even one a broken server wrongly admits, change nothing. Left
  * out, for reasons given with the pairs in spec/coverage/exemptions.ts: writes no such request
  * exists for, the positive rules on search endpoints (four more searches per endpoint overrun the

@@ -66,6 +66,29 @@ export const UNCHANGING_WRITES: Readonly<Record<string, UnchangingWrite>> = {
       return { method: 'PATCH', path, body: { state: 'open' } };
     },
   },
+  // Putting back the ignored flag of a subscription that holds no reason: PUT answers the same subscription.
+  'notifications.subscription-set': {
+    needs: [],
+    async request(t) {
+      const path = `/notifications/threads/${await threadId(t)}/subscription`;
+      const now = (await t.request({ path })).json as { ignored?: unknown; subscribed?: unknown; reason?: unknown } | undefined;
+      if (typeof now?.ignored !== 'boolean' || now.subscribed !== !now.ignored || now.reason !== null) {
+        return t.skip('missing-resource', `${path} is not a subscription without a reason (${JSON.stringify(now)}): a PUT could change it`);
+      }
+      return { method: 'PUT', path, body: { ignored: now.ignored } };
+    },
+  },
+  // Mapping an import author to the name and email it already has.
+  'imports.author-update': {
+    needs: ['import_repo'],
+    async request(t) {
+      const authors = (await t.request({ path: `/repos/${t.resources.import_repo}/import/authors` })).json;
+      const author = (Array.isArray(authors) ? authors : []).find((a: { id?: unknown; email?: unknown; name?: unknown }) =>
+        typeof a.id === 'number' && typeof a.email === 'string' && typeof a.name === 'string') as { id: number; email: string; name: string } | undefined;
+      if (!author) return t.skip('missing-resource', `the import of ${t.resources.import_repo} lists no author with a name and an email to write back`);
+      return { method: 'PATCH', path: `/repos/${t.resources.import_repo}/import/authors/${author.id}`, body: { email: author.email, name: author.name } };
+    },
+  },
 };
 
 const q = (s: string) => encodeURIComponent(s);

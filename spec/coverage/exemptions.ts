@@ -29,9 +29,8 @@ export const KNOWN_UNCOVERED: Readonly<Record<string, readonly string[]>> = {
   // being what the stated lockout (Authentication 6) punishes.
   'auth.bearer-and-token-schemes': [
     'search.code', 'search.commits', 'search.issues', 'search.labels', 'search.repositories', 'notifications.mark-read',
-    'notifications.thread-mark-read', 'notifications.subscription-set', 'notifications.subscription-delete',
-    'notifications.repo-mark-read', 'imports.start', 'imports.update', 'imports.cancel',
-    'imports.author-update', 'imports.lfs',
+    'notifications.thread-mark-read', 'notifications.subscription-delete', 'notifications.repo-mark-read', 'imports.start',
+    'imports.update', 'imports.cancel', 'imports.lfs',
   ],
   'auth.password-rejected': [
     'search.code', 'search.commits', 'search.issues', 'search.labels', 'search.repositories', 'notifications.mark-read',
@@ -43,15 +42,14 @@ export const KNOWN_UNCOVERED: Readonly<Record<string, readonly string[]>> = {
     'imports.lfs',
   ],
   'auth.invalid-credentials-401': [
-    'notifications.mark-read', 'notifications.thread-mark-read', 'notifications.subscription-set',
-    'notifications.subscription-delete', 'notifications.repo-mark-read', 'imports.start',
-    'imports.update', 'imports.cancel', 'imports.author-update', 'imports.lfs',
+    'notifications.mark-read', 'notifications.thread-mark-read', 'notifications.subscription-delete',
+    'notifications.repo-mark-read', 'imports.start', 'imports.update', 'imports.cancel', 'imports.lfs',
   ],
   // Notifications list 401 for a caller without a token; a repository's network timeline is public here.
   'auth.no-token-404-or-403': [
-    'notifications.list', 'notifications.mark-read', 'notifications.thread', 'notifications.thread-mark-read', 'notifications.subscription',
-    'notifications.subscription-set', 'notifications.subscription-delete', 'notifications.repo-list', 'notifications.repo-mark-read', 'imports.start', 'imports.update', 'imports.cancel', 'imports.author-update', 'imports.lfs',
-    'events.network',
+    'notifications.list', 'notifications.mark-read', 'notifications.thread', 'notifications.thread-mark-read',
+    'notifications.subscription', 'notifications.subscription-set', 'notifications.subscription-delete', 'notifications.repo-list',
+    'notifications.repo-mark-read', 'imports.start', 'imports.update', 'imports.cancel', 'imports.lfs', 'events.network',
   ],
   'auth.lockout-403': [
     'search.code', 'search.commits', 'search.issues', 'search.labels', 'search.repositories', 'notifications.mark-read',
@@ -65,21 +63,18 @@ export const KNOWN_UNCOVERED: Readonly<Record<string, readonly string[]>> = {
   'auth.sso-403-header': ['events.org', 'events.user-org'],
   'auth.sso-partial-results': ['search.code', 'search.commits', 'search.repositories'],
   'errors.message': [
-    'notifications.mark-read', 'notifications.thread-mark-read', 'notifications.subscription-set',
-    'notifications.subscription-delete', 'notifications.repo-mark-read', 'imports.start',
-    'imports.update', 'imports.cancel', 'imports.author-update', 'imports.lfs',
+    'notifications.mark-read', 'notifications.thread-mark-read', 'notifications.subscription-delete',
+    'notifications.repo-mark-read', 'imports.start', 'imports.update', 'imports.cancel', 'imports.lfs',
   ],
   'versioning.listed-versions': [
     'search.code', 'search.commits', 'search.issues', 'search.labels', 'search.repositories', 'notifications.mark-read',
-    'notifications.thread-mark-read', 'notifications.subscription-set', 'notifications.subscription-delete',
-    'notifications.repo-mark-read', 'imports.start', 'imports.update', 'imports.cancel',
-    'imports.author-update', 'imports.lfs',
+    'notifications.thread-mark-read', 'notifications.subscription-delete', 'notifications.repo-mark-read', 'imports.start',
+    'imports.update', 'imports.cancel', 'imports.lfs',
   ],
   'versioning.media-types': [
     'search.code', 'search.commits', 'search.issues', 'search.labels', 'search.repositories', 'notifications.mark-read',
-    'notifications.thread-mark-read', 'notifications.subscription-set', 'notifications.subscription-delete',
-    'notifications.repo-mark-read', 'imports.start', 'imports.update', 'imports.cancel',
-    'imports.author-update', 'imports.lfs',
+    'notifications.thread-mark-read', 'notifications.subscription-delete', 'notifications.repo-mark-read', 'imports.start',
+    'imports.update', 'imports.cancel', 'imports.lfs',
   ],
   'ratelimit.search-separate': ['search.code', 'search.commits', 'search.issues', 'search.labels'],
   'ratelimit.search-per-minute': ['search.code', 'search.commits', 'search.issues', 'search.labels', 'search.repositories'],
