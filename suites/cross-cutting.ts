@@ -56,6 +56,7 @@ async function control(t: CheckContext, e: Endpoint, req: RequestOptions, extra:
 /** A variation of the control that the rule says is accepted: it must get the same success status. */
 function expectAccepted(t: CheckContext, e: Endpoint, req: RequestOptions, reply: Reply, what: string, source: string): void {
   if (reply.status === e.success.status) return;
+  if (reply.status === 429 || reply.status === 503) return t.inconclusive(`${line(e, req)} with ${what} answered ${reply.status}, throttled or unavailable; try again later`);
   const m = (reply.json as { message?: unknown } | undefined)?.message;
   t.fail(`${line(e, req)} with ${what} answered ${reply.status}${typeof m === 'string' ? ` (message: ${m})` : ''}, while the same request without it answered ${e.success.status} (${source})`);
 }
