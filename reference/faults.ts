@@ -1,6 +1,7 @@
 /** The catalogue of named faults, as data: the pipeline's own plus each area's. */
 import type { Fault } from './fault.js';
 import { AREAS } from './areas/index.js';
+import { perEndpointFaults } from './endpoint-faults.js';
 
 /** Faults of the shared conventions (authentication, versioning, rate-limit headers, conditional requests, errors, shared resources). */
 const CONVENTION_FAULTS: Fault[] = [
@@ -26,6 +27,7 @@ const CONVENTION_FAULTS: Fault[] = [
   { id: 'ratelimit-exhausted-429', requirement: 'ratelimit.exhausted-403', effect: 'Exhaustion is answered 429 instead of 403.' },
   { id: 'schema-user-id-string', requirement: 'resource.user', effect: 'User objects carry `id` as a string.' },
   { id: 'schema-repository-private-string', requirement: 'resource.repository', effect: 'Embedded repositories carry `private` as a string.' },
+  { id: 'auth-no-token-admitted', requirement: 'auth.no-token-404-or-403', effect: 'Endpoints that need a token serve callers without one.' },
   { id: 'auth-private-repo-open', requirement: 'auth.no-token-404-or-403', effect: "A private repository's events answer 200 to callers who cannot read it, anonymous included." },
   { id: 'notifications-any-token', requirement: 'notifications.classic-only', effect: 'Notification endpoints admit fine-grained and app tokens.' },
   { id: 'schema-subscription-ignored-string', requirement: 'resource.thread-subscription', effect: 'Thread subscriptions carry `ignored` as a string.' },
@@ -54,7 +56,9 @@ const PERMISSION_FAULTS: Fault[] = [
   { id: 'permissions-header-wrong', requirement: 'auth.accepted-permissions-header', effect: 'X-Accepted-<Vendor>-Permissions names the read level on write endpoints too.' },
 ];
 
-export const FAULTS: readonly Fault[] = [...CONVENTION_FAULTS, ...PERMISSION_FAULTS, ...AREAS.flatMap((a) => a.faults)];
+const UNSCOPED: readonly Fault[] = [...CONVENTION_FAULTS, ...PERMISSION_FAULTS, ...AREAS.flatMap((a) => a.faults)];
+
+export const FAULTS: readonly Fault[] = [...UNSCOPED, ...perEndpointFaults(UNSCOPED)];
 
 /** Validates fault names; throws naming the unknown ones. */
 export function resolveFaults(names: readonly string[]): Set<string> {

@@ -95,9 +95,13 @@ interface Env {
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Promise<void> {
-  const { state, names, fault } = env;
+  const { state, names } = env;
   const url = new URL(req.url ?? '/', env.origin);
   const method = (req.method ?? 'GET').toUpperCase();
+  const path = url.pathname.startsWith(env.prefix) ? url.pathname.slice(env.prefix.length) || '/' : undefined;
+  const match = path === undefined ? undefined : matchEndpoint(method, path);
+  // A fault named `<id>@<endpoint id>` breaks its rule on that endpoint only.
+  const fault = (id: string) => env.fault(id) || (match !== undefined && env.fault(`${id}@${match.endpoint.id}`));
   const remote = req.socket.remoteAddress ?? 'unknown';
   // The reference's own clock dates its answers, so clients judge its timestamps by it (a shifted clock included).
   const common: Record<string, string> = { Date: new Date(env.now()).toUTCString() };
@@ -124,8 +128,6 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
   const rateKey = auth.ok ? auth.caller.rateKey : auth.rateKey;
   const authenticated = caller?.token != null;
 
-  const path = url.pathname.startsWith(env.prefix) ? url.pathname.slice(env.prefix.length) || '/' : undefined;
-  const match = path === undefined ? undefined : matchEndpoint(method, path);
   if (!match || !auth.ok) {
     // Unknown paths and refused credentials still answer with the caller's core rate-limit headers.
     const rate = { key: rateKey, category: 'core' as const, authenticated };

@@ -1,8 +1,12 @@
-/** Every suite, in run order; the lockout suite runs last so no other check is locked out. */
+/**
+ * Every suite, in run order: the cross-cutting checks follow the schema checks, whose search replies
+ * serve as their controls, and precede the writes; the lockout suite runs last so no other check is locked out.
+ */
 import type { Suite } from '../src/suite.js';
 import { authSuite } from './auth.js';
 import { codeScanningSuite } from './code-scanning.js';
 import { conditionalSuite } from './conditional.js';
+import { crossCuttingSuite } from './cross-cutting.js';
 import { eventsSuite } from './events.js';
 import { importsSuite } from './imports.js';
 import { lockoutSuite } from './lockout.js';
@@ -14,5 +18,5 @@ import { searchSuite } from './search.js';
 import { versioningSuite } from './versioning.js';
 
 export const SUITES: readonly Suite[] = [
-  schemaSuite, searchSuite, notificationsSuite, eventsSuite, codeScanningSuite, importsSuite, rateLimitSuite, conditionalSuite, authSuite, versioningSuite, permissionsSuite, lockoutSuite,
+  schemaSuite, crossCuttingSuite, searchSuite, notificationsSuite, eventsSuite, codeScanningSuite, importsSuite, rateLimitSuite, conditionalSuite, authSuite, versioningSuite, permissionsSuite, lockoutSuite,
 ];

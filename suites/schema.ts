@@ -4,10 +4,10 @@
  * with no record to grade is inconclusive, not a pass. And error bodies carry `message`.
  */
 import { CATALOGUE, type Endpoint } from '../spec/catalogue.js';
-import type { ProfileResources } from '../src/profile.js';
 import { judgeRefusal } from '../src/refusal.js';
 import { grade, type Finding } from '../src/schemas.js';
-import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
+import type { CheckSpec, Suite } from '../src/suite.js';
+import { ANONYMOUS, ensureImport, REQUESTS, skipWithoutImport } from './requests.js';
 
 /** Which stated field list each success schema enforces. */
 const SCHEMA_REQUIREMENT: Record<string, string> = {
@@ -27,77 +27,6 @@ const SCHEMA_REQUIREMENT: Record<string, string> = {
   'import-author': 'resource.import-author',
   'large-file': 'resource.large-file',
 };
-
-type Needs = (keyof ProfileResources)[];
-
-/** Public data, graded the same for an anonymous caller: these run without a profile token. */
-const ANONYMOUS = new Set(['search.commits', 'search.issues', 'search.repositories', 'events.public', 'rate-limit.get']);
-
-/** How to reach each GET endpoint with the profile's resources; ids found at run time where the profile names none. */
-const REQUESTS: Record<string, { needs: Needs; path: (t: CheckContext) => Promise<string> | string }> = {
-  'search.code': { needs: ['public_repo'], path: (t) => `/search/code?q=${q(`${keyword(t)} repo:${t.resources.public_repo}`)}` },
-  'search.commits': { needs: [], path: (t) => `/search/commits?q=${q(keyword(t))}` },
-  'search.issues': { needs: [], path: (t) => `/search/issues?q=${q(keyword(t))}` },
-  'search.labels': { needs: ['label_repository_id'], path: (t) => `/search/labels?repository_id=${t.resources.label_repository_id}&q=${q(keyword(t))}` },
-  'search.repositories': { needs: [], path: (t) => `/search/repositories?q=${q(keyword(t))}` },
-  'notifications.list': { needs: [], path: () => '/notifications?all=true' },
-  'notifications.thread': { needs: [], path: async (t) => `/notifications/threads/${await threadId(t)}` },
-  'notifications.subscription': { needs: [], path: async (t) => `/notifications/threads/${await threadId(t)}/subscription` },
-  'notifications.repo-list': { needs: ['public_repo'], path: (t) => `/repos/${t.resources.public_repo}/notifications?all=true` },
-  'events.public': { needs: [], path: () => '/events' },
-  'events.network': { needs: ['public_repo'], path: (t) => `/networks/${t.resources.public_repo}/events` },
-  'events.org': { needs: ['org'], path: (t) => `/orgs/${t.resources.org}/events` },
-  'events.repo': { needs: ['public_repo'], path: (t) => `/repos/${t.resources.public_repo}/events` },
-  'events.user': { needs: [], path: (t) => `/users/${login(t)}/events` },
-  'events.user-org': { needs: ['org'], path: (t) => `/users/${login(t)}/events/orgs/${t.resources.org}` },
-  'events.user-public': { needs: [], path: (t) => `/users/${login(t)}/events/public` },
-  'events.received': { needs: [], path: (t) => `/users/${login(t)}/received_events` },
-  'events.received-public': { needs: [], path: (t) => `/users/${login(t)}/received_events/public` },
-  'rate-limit.get': { needs: [], path: () => '/rate_limit' },
-  'code-scanning.org-alerts': { needs: ['org'], path: (t) => `/orgs/${t.resources.org}/code-scanning/alerts` },
-  'code-scanning.repo-alerts': { needs: ['public_repo'], path: (t) => `/repos/${t.resources.public_repo}/code-scanning/alerts` },
-  'code-scanning.alert': { needs: ['public_repo'], path: async (t) => `/repos/${t.resources.public_repo}/code-scanning/alerts/${await alertNumber(t)}` },
-  'imports.get': { needs: ['import_repo'], path: (t) => `/repos/${t.resources.import_repo}/import` },
-  'imports.authors': { needs: ['import_repo'], path: (t) => `/repos/${t.resources.import_repo}/import/authors` },
-  'imports.large-files': { needs: ['import_repo'], path: (t) => `/repos/${t.resources.import_repo}/import/large_files` },
-};
-
-const q = (s: string) => encodeURIComponent(s);
-const keyword = (t: CheckContext) => t.resources.search_keyword ?? 'test';
-const login = (t: CheckContext) => t.profile.tokens?.classic?.login ?? t.resources.usernames?.[0] ?? 'octocat';
-
-async function threadId(t: CheckContext): Promise<string> {
-  const named = t.resources.thread_ids?.[0];
-  if (named) return named;
-  const list = await t.request({ path: '/notifications?all=true&per_page=1' });
-  const first = (Array.isArray(list.json) ? list.json[0] : undefined) as { id?: string } | undefined;
-  if (!first?.id) return t.skip('missing-resource', 'the profile names no thread_ids and the notification listing is empty');
-  return first.id;
-}
-
-async function alertNumber(t: CheckContext): Promise<number> {
-  const named = t.resources.alert_numbers?.[0];
-  if (named) return named;
-  const list = await t.request({ path: `/repos/${t.resources.public_repo}/code-scanning/alerts?per_page=1` });
-  const first = (Array.isArray(list.json) ? list.json[0] : undefined) as { number?: number } | undefined;
-  if (!first?.number) return t.skip('missing-resource', `the profile names no alert_numbers and ${t.resources.public_repo} lists no alert`);
-  return first.number;
-}
-
-/** With writes allowed, an import to read: started (and journaled for deletion) when none exists. */
-async function ensureImport(t: CheckContext): Promise<void> {
-  const path = `/repos/${t.resources.import_repo}/import`;
-  // The course with files over 100MB, when the profile names one, so the large-file listing has items to grade.
-  const source = t.resources.import_urls?.large ?? t.resources.import_urls?.ok;
-  if (!source || (await t.request({ path })).status !== 404) return;
-  const r = await t.request({ method: 'PUT', path, body: { vcs: 'subversion', vcs_url: source } });
-  if (r.status !== 201) return;
-  t.journal.record(`import into ${t.resources.import_repo}`, async () => {
-    await t.client.send({ method: 'DELETE', path });
-  });
-  // Follow it a few steps so authors and large files exist.
-  for (let i = 0; i < 8; i++) await t.request({ path });
-}
 
 /** How many records a success body holds: a list's entries, a search envelope's items, or the one resource. */
 function itemsGraded(endpoint: Endpoint, body: unknown): { count: number; what: string } {
@@ -136,8 +65,7 @@ function schemaCheck(endpoint: Endpoint): CheckSpec | undefined {
     async run(t) {
       if (endpoint.area === 'imports' && t.writesAllowed) await ensureImport(t);
       const reply = await t.request({ path: await how.path(t) });
-      if (endpoint.area === 'imports' && reply.status === 404) return t.skip('missing-resource', `no import exists in ${t.resources.import_repo}; start one with --allow-writes`);
-      if (endpoint.area === 'imports' && reply.status === 503) return t.skip('feature-retired', 'the source import interface answers 503 (retired)');
+      skipWithoutImport(t, endpoint, reply);
       if (!t.expectStatus(reply, [endpoint.success.status])) return;
       const body = t.body(reply);
       if (body === undefined) return;

@@ -27,6 +27,7 @@ const PROBES: Record<string, Probe> = {
     return r.status === 403 && /url=http/.test(r.headers['x-service-sso'] ?? '');
   },
   'auth-private-repo-open': async (b) => (await call(b, '/repos/acme/secret/events', { token: null })).status === 404,
+  'auth-no-token-admitted': async (b) => [403, 404].includes((await call(b, '/orgs/acme/code-scanning/alerts', { token: null })).status),
   'notifications-any-token': async (b) => (await call(b, '/notifications', { token: TOKENS.fineGrained })).status === 403,
   'errors-no-message': async (b) => typeof (await call(b, '/no/such/path')).body?.message === 'string',
   'versioning-old-version-refused': async (b) => (await call(b, '/rate_limit', { headers: { 'x-service-api-version': '2022-11-28' } })).status === 200,

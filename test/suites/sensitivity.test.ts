@@ -121,14 +121,30 @@ describe('the same run under a prefix and with the real platform\'s vendor word'
   }
 });
 
+/** `<fault>@<endpoint>` faults, by requirement: the per-endpoint checks of a rule each request only their endpoint, so one run with all of them on shows each caught where it applies. */
+const scoped = new Map<string, string[]>();
+for (const f of FAULTS) if (f.id.includes('@')) scoped.set(f.requirement, [...(scoped.get(f.requirement) ?? []), f.id]);
+
 describe('every fault is caught by the checks of its requirement', () => {
-  for (const fault of FAULTS) {
+  for (const fault of FAULTS.filter((f) => !f.id.includes('@'))) {
     // A rule enforced inside other checks (a resource's shape, graded by every schema check) is proven by the whole run.
     const ids = checksFor.get(fault.requirement);
     it(`${fault.id} → ${ids?.join(', ') ?? 'the whole run'}`, async () => {
       const r = await runConformance({ ...(ids ? { only: ids } : {}), referenceFaults: [fault.id], allowWrites: true, exhaustRateLimit: true });
       const caught = r.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'warn');
       expect(caught.map((c) => c.id), JSON.stringify(r.checks.map((c) => [c.id, c.outcome, c.message]))).not.toEqual([]);
+    });
+  }
+});
+
+describe('every per-endpoint fault is caught by the check of its rule on that endpoint', () => {
+  for (const [requirement, faults] of scoped) {
+    it(`${requirement}: ${faults.length} endpoints`, async () => {
+      const r = await runConformance({ only: checksFor.get(requirement)!, referenceFaults: faults, allowWrites: true });
+      const caught = new Set(r.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'warn').map((c) => c.id));
+      // The check on endpoint E is the one whose id ends with E.
+      const missed = faults.filter((f) => ![...caught].some((id) => id.endsWith(`.${f.split('@')[1]!}`)));
+      expect(missed, JSON.stringify(r.checks.map((c) => [c.id, c.outcome, c.message]))).toEqual([]);
     });
   }
 });

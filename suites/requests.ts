@@ -1,0 +1,136 @@
+/**
+ * How to reach each GET endpoint with the profile's resources, shared by every suite that requests
+ * a catalogue endpoint as such (schema conformance, the cross-cutting rules checked per endpoint).
+ */
+import type { Endpoint } from '../spec/catalogue.js';
+import type { Reply, RequestOptions } from '../src/client.js';
+import type { ProfileResources } from '../src/profile.js';
+import type { CheckContext } from '../src/suite.js';
+
+export type Needs = (keyof ProfileResources)[];
+
+export interface EndpointRequest {
+  /** Profile resources the path names. */
+  needs: Needs;
+  /** Path and query of a request the endpoint answers with its success status. */
+  path: (t: CheckContext) => Promise<string> | string;
+}
+
+/** Public data, graded the same for an anonymous caller: these run without a profile token. */
+export const ANONYMOUS = new Set(['search.commits', 'search.issues', 'search.repositories', 'events.public', 'rate-limit.get']);
+
+/** How to reach each GET endpoint with the profile's resources; ids found at run time where the profile names none. */
+export const REQUESTS: Readonly<Record<string, EndpointRequest>> = {
+  'search.code': { needs: ['public_repo'], path: (t) => `/search/code?q=${q(`${keyword(t)} repo:${t.resources.public_repo}`)}` },
+  'search.commits': { needs: [], path: (t) => `/search/commits?q=${q(keyword(t))}` },
+  'search.issues': { needs: [], path: (t) => `/search/issues?q=${q(keyword(t))}` },
+  'search.labels': { needs: ['label_repository_id'], path: (t) => `/search/labels?repository_id=${t.resources.label_repository_id}&q=${q(keyword(t))}` },
+  'search.repositories': { needs: [], path: (t) => `/search/repositories?q=${q(keyword(t))}` },
+  'notifications.list': { needs: [], path: () => '/notifications?all=true' },
+  'notifications.thread': { needs: [], path: async (t) => `/notifications/threads/${await threadId(t)}` },
+  'notifications.subscription': { needs: [], path: async (t) => `/notifications/threads/${await threadId(t)}/subscription` },
+  'notifications.repo-list': { needs: ['public_repo'], path: (t) => `/repos/${t.resources.public_repo}/notifications?all=true` },
+  'events.public': { needs: [], path: () => '/events' },
+  'events.network': { needs: ['public_repo'], path: (t) => `/networks/${t.resources.public_repo}/events` },
+  'events.org': { needs: ['org'], path: (t) => `/orgs/${t.resources.org}/events` },
+  'events.repo': { needs: ['public_repo'], path: (t) => `/repos/${t.resources.public_repo}/events` },
+  'events.user': { needs: [], path: (t) => `/users/${login(t)}/events` },
+  'events.user-org': { needs: ['org'], path: (t) => `/users/${login(t)}/events/orgs/${t.resources.org}` },
+  'events.user-public': { needs: [], path: (t) => `/users/${login(t)}/events/public` },
+  'events.received': { needs: [], path: (t) => `/users/${login(t)}/received_events` },
+  'events.received-public': { needs: [], path: (t) => `/users/${login(t)}/received_events/public` },
+  'rate-limit.get': { needs: [], path: () => '/rate_limit' },
+  'code-scanning.org-alerts': { needs: ['org'], path: (t) => `/orgs/${t.resources.org}/code-scanning/alerts` },
+  'code-scanning.repo-alerts': { needs: ['public_repo'], path: (t) => `/repos/${t.resources.public_repo}/code-scanning/alerts` },
+  'code-scanning.alert': { needs: ['public_repo'], path: async (t) => `/repos/${t.resources.public_repo}/code-scanning/alerts/${await alertNumber(t)}` },
+  'imports.get': { needs: ['import_repo'], path: (t) => `/repos/${t.resources.import_repo}/import` },
+  'imports.authors': { needs: ['import_repo'], path: (t) => `/repos/${t.resources.import_repo}/import/authors` },
+  'imports.large-files': { needs: ['import_repo'], path: (t) => `/repos/${t.resources.import_repo}/import/large_files` },
+};
+
+/** A write that leaves the state as it found it: what a check varying a write's credentials or headers sends. */
+export interface UnchangingWrite {
+  needs: Needs;
+  /** The request, built from what it reads first; skips the check when nothing can be written back unchanged. */
+  request: (t: CheckContext) => Promise<RequestOptions>;
+}
+
+export const UNCHANGING_WRITES: Readonly<Record<string, UnchangingWrite>> = {
+  // Reopening an open alert: only its updated_at moves.
+  'code-scanning.alert-update': {
+    needs: ['public_repo'],
+    async request(t) {
+      const path = `/repos/${t.resources.public_repo}/code-scanning/alerts/${await alertNumber(t)}`;
+      const state = ((await t.request({ path })).json as { state?: unknown } | undefined)?.state;
+      if (state !== 'open') return t.skip('missing-resource', `alert ${path} is ${JSON.stringify(state)}, not open: only reopening an open alert writes nothing`);
+      return { method: 'PATCH', path, body: { state: 'open' } };
+    },
+  },
+  // Putting back the ignored flag of a subscription that holds no reason: PUT answers the same subscription.
+  'notifications.subscription-set': {
+    needs: [],
+    async request(t) {
+      const path = `/notifications/threads/${await threadId(t)}/subscription`;
+      const now = (await t.request({ path })).json as { ignored?: unknown; subscribed?: unknown; reason?: unknown } | undefined;
+      if (typeof now?.ignored !== 'boolean' || now.subscribed !== !now.ignored || now.reason !== null) {
+        return t.skip('missing-resource', `${path} is not a subscription without a reason (${JSON.stringify(now)}): a PUT could change it`);
+      }
+      return { method: 'PUT', path, body: { ignored: now.ignored } };
+    },
+  },
+  // Mapping an import author to the name and email it already has.
+  'imports.author-update': {
+    needs: ['import_repo'],
+    async request(t) {
+      const authors = (await t.request({ path: `/repos/${t.resources.import_repo}/import/authors` })).json;
+      const author = (Array.isArray(authors) ? authors : []).find((a: { id?: unknown; email?: unknown; name?: unknown }) =>
+        typeof a.id === 'number' && typeof a.email === 'string' && typeof a.name === 'string') as { id: number; email: string; name: string } | undefined;
+      if (!author) return t.skip('missing-resource', `the import of ${t.resources.import_repo} lists no author with a name and an email to write back`);
+      return { method: 'PATCH', path: `/repos/${t.resources.import_repo}/import/authors/${author.id}`, body: { email: author.email, name: author.name } };
+    },
+  },
+};
+
+const q = (s: string) => encodeURIComponent(s);
+const keyword = (t: CheckContext) => t.resources.search_keyword ?? 'test';
+const login = (t: CheckContext) => t.profile.tokens?.classic?.login ?? t.resources.usernames?.[0] ?? 'octocat';
+
+async function threadId(t: CheckContext): Promise<string> {
+  const named = t.resources.thread_ids?.[0];
+  if (named) return named;
+  const list = await t.request({ path: '/notifications?all=true&per_page=1' });
+  const first = (Array.isArray(list.json) ? list.json[0] : undefined) as { id?: string } | undefined;
+  if (!first?.id) return t.skip('missing-resource', 'the profile names no thread_ids and the notification listing is empty');
+  return first.id;
+}
+
+async function alertNumber(t: CheckContext): Promise<number> {
+  const named = t.resources.alert_numbers?.[0];
+  if (named) return named;
+  const list = await t.request({ path: `/repos/${t.resources.public_repo}/code-scanning/alerts?per_page=1` });
+  const first = (Array.isArray(list.json) ? list.json[0] : undefined) as { number?: number } | undefined;
+  if (!first?.number) return t.skip('missing-resource', `the profile names no alert_numbers and ${t.resources.public_repo} lists no alert`);
+  return first.number;
+}
+
+/** With writes allowed, an import to read: started (and journaled for deletion) when none exists. */
+export async function ensureImport(t: CheckContext): Promise<void> {
+  const path = `/repos/${t.resources.import_repo}/import`;
+  // The course with files over 100MB, when the profile names one, so the large-file listing has items to grade.
+  const source = t.resources.import_urls?.large ?? t.resources.import_urls?.ok;
+  if (!source || (await t.request({ path })).status !== 404) return;
+  const r = await t.request({ method: 'PUT', path, body: { vcs: 'subversion', vcs_url: source } });
+  if (r.status !== 201) return;
+  t.journal.record(`import into ${t.resources.import_repo}`, async () => {
+    await t.client.send({ method: 'DELETE', path });
+  });
+  // Follow it a few steps so authors and large files exist.
+  for (let i = 0; i < 8; i++) await t.request({ path });
+}
+
+/** An import endpoint's answer when there is no import to read: the check is skipped, saying why. */
+export function skipWithoutImport(t: CheckContext, endpoint: Endpoint, reply: Reply): void {
+  if (endpoint.area !== 'imports') return;
+  if (reply.status === 404) t.skip('missing-resource', `no import exists in ${t.resources.import_repo}; start one with --allow-writes`);
+  if (reply.status === 503) t.skip('feature-retired', 'the source import interface answers 503 (retired)');
+}
