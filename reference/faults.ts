@@ -1,6 +1,11 @@
 /** The catalogue of named faults, as data: the pipeline's own plus each area's. */
+import { CATALOGUE } from '../spec/catalogue.js';
+import { GOVERNS } from '../spec/coverage/governs.js';
 import type { Fault } from './fault.js';
 import { AREAS } from './areas/index.js';
+
+/** Endpoints that need write access (the permission header names the write level there). */
+const WRITE_ENDPOINTS = CATALOGUE.filter((e) => e.permission?.access === 'write').map((e) => e.id);
 
 /** Faults of the shared conventions (authentication, versioning, rate-limit headers, conditional requests, errors, shared resources). */
 const CONVENTION_FAULTS: Fault[] = [
@@ -20,7 +25,7 @@ const CONVENTION_FAULTS: Fault[] = [
   { id: 'ratelimit-exhausted-429', requirement: 'ratelimit.exhausted-403', effect: 'Exhaustion is answered 429 instead of 403.' },
   { id: 'schema-user-id-string', requirement: 'resource.user', effect: 'User objects carry `id` as a string.' },
   { id: 'schema-repository-private-string', requirement: 'resource.repository', effect: 'Embedded repositories carry `private` as a string.' },
-  { id: 'auth-private-repo-open', requirement: 'auth.no-token-404-or-403', effect: "A private repository's events answer 200 to callers who cannot read it, anonymous included." },
+  { id: 'auth-private-repo-open', requirement: 'auth.no-token-404-or-403', effect: "A private repository's events answer 200 to callers who cannot read it, anonymous included.", endpoints: ['events.repo'] },
   { id: 'notifications-any-token', requirement: 'notifications.classic-only', effect: 'Notification endpoints admit fine-grained and app tokens.' },
   { id: 'schema-subscription-ignored-string', requirement: 'resource.thread-subscription', effect: 'Thread subscriptions carry `ignored` as a string.' },
   { id: 'schema-import-has-large-files-string', requirement: 'resource.import', effect: 'Import records carry `has_large_files` as a string.' },
@@ -42,13 +47,33 @@ const CONVENTION_FAULTS: Fault[] = [
 /** Faults of the permissions fine-grained and app tokens need (reference/policy.ts), each breaking one rule. */
 const PERMISSION_FAULTS: Fault[] = [
   { id: 'permissions-security-events-ignored', requirement: 'permissions.code-scanning', effect: 'Code scanning admits fine-grained and app tokens that lack security_events.' },
-  { id: 'permissions-read-admits-write', requirement: 'permissions.code-scanning', effect: 'security_events=read suffices to update an alert.' },
+  { id: 'permissions-read-admits-write', requirement: 'permissions.code-scanning', effect: 'security_events=read suffices to update an alert.', endpoints: ['code-scanning.alert-update'] },
   { id: 'permissions-contents-ignored', requirement: 'permissions.imports-contents', effect: 'Import endpoints admit fine-grained and app tokens that lack contents.' },
   { id: 'permissions-uat-only-ignored', requirement: 'permissions.uat-only', effect: 'An installation token holding contents=write may call the [U] import endpoints.' },
-  { id: 'permissions-header-wrong', requirement: 'auth.accepted-permissions-header', effect: 'X-Accepted-<Vendor>-Permissions names the read level on write endpoints too.' },
+  { id: 'permissions-header-wrong', requirement: 'auth.accepted-permissions-header', effect: 'X-Accepted-<Vendor>-Permissions names the read level on write endpoints too.', endpoints: WRITE_ENDPOINTS },
 ];
 
 export const FAULTS: readonly Fault[] = [...CONVENTION_FAULTS, ...PERMISSION_FAULTS, ...AREAS.flatMap((a) => a.faults)];
+
+/** Where each fault is tested from: its area, or the shared pipeline's conventions and permissions. */
+export const FAULT_GROUPS: Readonly<Record<string, readonly Fault[]>> = {
+  conventions: CONVENTION_FAULTS,
+  permissions: PERMISSION_FAULTS,
+  ...Object.fromEntries(AREAS.map((a) => [a.area, a.faults])),
+};
+
+const AREA_OF_FAULT = new Map(AREAS.flatMap((a) => a.faults.map((f) => [f.id, a.area])));
+
+/**
+ * The governed endpoints where a fault breaks its rule: those it declares, else every endpoint its
+ * requirement governs (an area's fault: only those of its area, the only ones its handlers answer).
+ */
+export function brokenEndpoints(fault: Fault): readonly string[] {
+  const governed = GOVERNS[fault.requirement]?.endpoints ?? [];
+  const area = AREA_OF_FAULT.get(fault.id);
+  const inArea = area ? new Set(CATALOGUE.filter((e) => e.area === area).map((e) => e.id)) : undefined;
+  return governed.filter((e) => (fault.endpoints ? fault.endpoints.includes(e) : !inArea || inArea.has(e)));
+}
 
 /** Validates fault names; throws naming the unknown ones. */
 export function resolveFaults(names: readonly string[]): Set<string> {
