@@ -19,6 +19,7 @@ import { DEFAULT_LOCKOUT, type LockoutPolicy } from './lockout.js';
 import { acceptedPermissions, admit, ssoRefusal } from './policy.js';
 import { quotaTable, rateLimitHeaders } from './rate-limiter.js';
 import type { ReferenceState } from './state.js';
+import { withMilliseconds } from './timestamp.js';
 
 export interface ReferenceOptions {
   /** 0 picks a free port. */
@@ -103,6 +104,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
   const finish = (result: HandlerResult, rate?: { key: string; category: RateCategory; authenticated: boolean }) => {
     if (rate) Object.assign(common, rateLimitHeaders(state.rateLimiter.status(rate.key, rate.category, rate.authenticated), rate.category));
     if (fault('errors-no-message')) stripMessage(result);
+    if (fault('timestamps-with-milliseconds')) result.body = withMilliseconds(result.body);
     send(res, result, common);
   };
 

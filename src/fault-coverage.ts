@@ -26,20 +26,20 @@ export function unitFaults(): Map<string, string[]> {
 
 /** Mapped units and governed pairs with no fault and in neither ratchet list. */
 export function unlistedWithoutFault(matrix: FaultMatrix = faultMatrix()): string[] {
-  const units = [...unitFaults()].filter(([u, f]) => !f.length && !UNITS_WITHOUT_FAULT.includes(u)).map(([u]) => `unit ${u}`);
+  const units = [...unitFaults()].filter(([u, f]) => !f.length && !(u in UNITS_WITHOUT_FAULT)).map(([u]) => `unit ${u}`);
   const pairs = Object.entries(matrix).flatMap(([r, row]) => Object.entries(row)
-    .filter(([e, f]) => !f.length && !PAIRS_WITHOUT_FAULT[r]?.includes(e)).map(([e]) => `${r} x ${e}`));
+    .filter(([e, f]) => !f.length && !PAIRS_WITHOUT_FAULT[r]?.endpoints.includes(e)).map(([e]) => `${r} x ${e}`));
   return [...units, ...pairs];
 }
 
 /** Ratchet entries that name no mapped unit or governed pair, or one a fault now breaks (the lists only shrink). */
 export function staleFaultRatchet(matrix: FaultMatrix = faultMatrix()): string[] {
   const faultsOf = unitFaults();
-  const units = UNITS_WITHOUT_FAULT.flatMap((u) => {
+  const units = Object.keys(UNITS_WITHOUT_FAULT).flatMap((u) => {
     const f = faultsOf.get(u);
     return !f ? [`UNITS_WITHOUT_FAULT: ${u} is no mapped unit`] : f.length ? [`UNITS_WITHOUT_FAULT: ${u} is broken by ${f.join(', ')}`] : [];
   });
-  const pairs = Object.entries(PAIRS_WITHOUT_FAULT).flatMap(([r, eps]) => eps.flatMap((e) => {
+  const pairs = Object.entries(PAIRS_WITHOUT_FAULT).flatMap(([r, { endpoints }]) => endpoints.flatMap((e) => {
     const f = matrix[r]?.[e];
     return !f ? [`PAIRS_WITHOUT_FAULT: ${r} does not govern ${e}`] : f.length ? [`PAIRS_WITHOUT_FAULT: ${r} x ${e} is broken by ${f.join(', ')}`] : [];
   }));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../spec/catalogue.js';
 import { GOVERNS } from '../spec/coverage/governs.js';
+import { PAIRS_WITHOUT_FAULT, UNITS_WITHOUT_FAULT } from '../spec/coverage/unfaulted.js';
 import { brokenEndpoints, FAULTS } from '../reference/faults.js';
 import { faultMatrix, staleFaultRatchet, unitFaults, unlistedWithoutFault } from '../src/fault-coverage.js';
 
@@ -40,6 +41,11 @@ describe('fault coverage of units and of (requirement, endpoint) pairs', () => {
 
   it('leaves no mapped unit and no governed pair without a fault unless it is in spec/coverage/unfaulted.ts', () => {
     expect(unlistedWithoutFault(matrix)).toEqual([]);
+  });
+
+  it('says why for every entry of spec/coverage/unfaulted.ts', () => {
+    const whys = [...Object.values(UNITS_WITHOUT_FAULT), ...Object.values(PAIRS_WITHOUT_FAULT).map((p) => p.why)];
+    expect(whys.filter((why) => why.trim().length < 20)).toEqual([]);
   });
 
   it('keeps spec/coverage/unfaulted.ts to units and pairs no fault breaks, so it only shrinks', () => {

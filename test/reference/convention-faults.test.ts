@@ -27,6 +27,12 @@ const PROBES: Record<string, Probe> = {
     return r.status === 403 && /url=http/.test(r.headers['x-service-sso'] ?? '');
   },
   'auth-private-repo-open': async (b) => (await call(b, '/repos/acme/secret/events', { token: null })).status === 404,
+  // Without a token, admission refuses before any handler answers (with the fault: 200 and an empty list).
+  'auth-no-token-admitted': async (b) => (await call(b, '/notifications', { token: null })).status !== 200,
+  'timestamps-with-milliseconds': async (b) => {
+    const threads = (await call(b, '/notifications')).body as { updated_at: string }[];
+    return threads.length > 0 && threads.every((t) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(t.updated_at));
+  },
   'notifications-any-token': async (b) => (await call(b, '/notifications', { token: TOKENS.fineGrained })).status === 403,
   'errors-no-message': async (b) => typeof (await call(b, '/no/such/path')).body?.message === 'string',
   'versioning-old-version-refused': async (b) => (await call(b, '/rate_limit', { headers: { 'x-service-api-version': '2022-11-28' } })).status === 200,
