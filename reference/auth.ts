@@ -34,7 +34,7 @@ export function authenticate(headers: IncomingHttpHeaders, state: ReferenceState
     return { ok: true, caller: callerFor(token, remote) };
   };
 
-  if (scheme === 'bearer' || (scheme === 'token' && !fault('auth-token-scheme-refused'))) {
+  if ((scheme === 'bearer' && !fault('auth-bearer-scheme-refused')) || (scheme === 'token' && !fault('auth-token-scheme-refused'))) {
     const token = world.tokens.get(credential);
     return token ? accept(token) : invalid(null);
   }

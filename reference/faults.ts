@@ -13,6 +13,7 @@ const WRITE_ENDPOINTS = CATALOGUE.filter((e) => e.permission?.access === 'write'
 /** Faults of the shared conventions (authentication, versioning, rate-limit headers, conditional requests, errors, shared resources). */
 const CONVENTION_FAULTS: Fault[] = [
   { id: 'auth-token-scheme-refused', requirement: 'auth.bearer-and-token-schemes', effect: 'The `token <TOKEN>` scheme is answered 401.' },
+  { id: 'auth-bearer-scheme-refused', requirement: 'auth.bearer-and-token-schemes', effect: 'The `Bearer <TOKEN>` scheme is answered 401.' },
   { id: 'auth-password-accepted', requirement: 'auth.password-rejected', effect: 'Basic username:password is accepted as if it were a token.' },
   { id: 'auth-invalid-403-first', requirement: 'auth.invalid-credentials-401', effect: 'Invalid credentials are answered 403 from the first attempt.' },
   { id: 'auth-no-lockout', requirement: 'auth.lockout-403', effect: 'Repeated invalid attempts never lock the user out.' },
@@ -20,10 +21,12 @@ const CONVENTION_FAULTS: Fault[] = [
   { id: 'auth-sso-no-header', requirement: 'auth.sso-403-header', effect: 'The single sign-on 403 lacks the X-<Vendor>-SSO header.' },
   { id: 'errors-no-message', requirement: 'errors.message', effect: 'Error bodies carry `error` instead of `message`.' },
   { id: 'versioning-old-version-refused', requirement: 'versioning.listed-versions', effect: 'A request naming API version 2022-11-28 is refused with 400.' },
+  { id: 'versioning-new-version-refused', requirement: 'versioning.listed-versions', effect: 'A request naming API version 2026-03-10 is refused with 400.' },
   { id: 'versioning-v3-media-refused', requirement: 'versioning.media-types', effect: 'The older v3 media type is refused with 415.' },
   { id: 'ratelimit-endpoint-counted', requirement: 'ratelimit.endpoint-not-counted', effect: 'GET /rate_limit counts against core.' },
   { id: 'ratelimit-search-shares-core', requirement: 'ratelimit.search-separate', effect: 'Search requests count against core, not search.' },
   { id: 'ratelimit-search-limit-60', requirement: 'ratelimit.search-per-minute', effect: 'Authenticated search allows 60 requests a minute.' },
+  { id: 'ratelimit-anonymous-search-limit-30', requirement: 'ratelimit.search-per-minute', effect: 'Anonymous search allows 30 requests a minute (and reports it).' },
   { id: 'ratelimit-304-counted', requirement: 'ratelimit.304-not-counted', effect: '304 answers consume the rate limit.' },
   { id: 'ratelimit-exhausted-429', requirement: 'ratelimit.exhausted-403', effect: 'Exhaustion is answered 429 instead of 403.' },
   { id: 'schema-user-id-string', requirement: 'resource.user', effect: 'User objects carry `id` as a string.' },
@@ -68,6 +71,8 @@ export const FAULTS: readonly Fault[] = [...CONVENTION_FAULTS, ...PERMISSION_FAU
  * uncaught, so an entry goes when its check lands (the list only shrinks).
  */
 export const KNOWN_ESCAPES: Readonly<Record<string, string>> = {
+  'auth-bearer-scheme-refused': 'the client sends every token as Bearer, so the run stops in preflight (a setup diagnosis, exit 2) before '
+    + 'auth.bearer-and-token-schemes runs; preflight could retry with `token <TOKEN>` and report the refused Bearer as that rule\'s failure',
   'auth-no-token-admitted': 'auth.no-token-404-or-403 sends no request without a token to notifications, code scanning or imports, only to a private '
     + 'repository\'s events (and which status notifications owe a caller without a token, 401 as the reference answers or 404/403 as the sentence says, is undecided)',
 };

@@ -59,7 +59,12 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const prefix = normalizePrefix(options.prefix ?? '');
   const now = options.now ?? Date.now;
   // A server enforcing another search limit also reports it: the fault changes the quota itself.
-  const quotas = quotaTable(faults.has('ratelimit-search-limit-60') ? { ...options.quotas, search: { ...options.quotas?.search, authenticated: { limit: 60 } } } : options.quotas);
+  const search = {
+    ...options.quotas?.search,
+    ...(faults.has('ratelimit-search-limit-60') ? { authenticated: { limit: 60 } } : {}),
+    ...(faults.has('ratelimit-anonymous-search-limit-30') ? { anonymous: { limit: 30 } } : {}),
+  };
+  const quotas = quotaTable({ ...options.quotas, search });
   const state = createState({
     now, quotas, lockout: { ...DEFAULT_LOCKOUT, ...options.lockout },
     importsRetired: options.importsRetired ?? false, pollIntervalSeconds: options.pollIntervalSeconds ?? 60,
@@ -114,7 +119,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
   // Versioning: "Values appearing in the interface: 2022-11-28 and 2026-03-10."
   const requested = header(req, names.apiVersionHeader);
   const version = requested ?? DEFAULT_VERSION;
-  const versionRefused = !(API_VERSIONS as readonly string[]).includes(version) || (fault('versioning-old-version-refused') && requested === '2022-11-28');
+  const versionRefused = !(API_VERSIONS as readonly string[]).includes(version)
+    || (fault('versioning-old-version-refused') && requested === API_VERSIONS[0]) || (fault('versioning-new-version-refused') && requested === API_VERSIONS[1]);
   common[names.apiVersionSelectedHeader] = version;
   const accept = (req.headers.accept ?? '').toLowerCase();
   const textMatch = accept.includes(names.textMatchMediaType) || accept.includes(names.textMatchMediaTypeV3);

@@ -11,7 +11,7 @@ let unknownEscapes = 0;
 for (const fault of FAULTS) {
   const r = await runConformance({ referenceFaults: [fault.id], allowWrites: true, exhaustRateLimit: true });
   const caught = r.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'warn').map((c) => `${c.id}(${c.outcome})`);
-  process.stdout.write(`${fault.id.padEnd(40)} ${caught.length ? caught.join(', ') : 'NOT CAUGHT'}\n`);
+  process.stdout.write(`${fault.id.padEnd(40)} ${caught.length ? caught.join(', ') : `NOT CAUGHT${r.stopped ? ` (run stopped: ${r.stopped.reason})` : ''}`}\n`);
   if (!caught.length && !KNOWN_ESCAPES[fault.id]) unknownEscapes++;
   if (!caught.length) escaped.push(`${fault.id} (${fault.requirement})${KNOWN_ESCAPES[fault.id] ? `: known, missing: ${KNOWN_ESCAPES[fault.id]}` : ''}`);
 }

@@ -11,6 +11,7 @@ const remaining = (r: Reply) => Number(r.headers['x-ratelimit-remaining']);
 
 const PROBES: Record<string, Probe> = {
   'auth-token-scheme-refused': async (b) => (await call(b, '/rate_limit', { authorization: `token ${TOKENS.classic}` })).status === 200,
+  'auth-bearer-scheme-refused': async (b) => (await call(b, '/rate_limit', { authorization: `Bearer ${TOKENS.classic}` })).status === 200,
   'auth-password-accepted': async (b) => {
     const s = (await call(b, '/rate_limit', { authorization: basic('mona', 'mona-password-1') })).status;
     return s >= 400 && s < 500;
@@ -36,6 +37,7 @@ const PROBES: Record<string, Probe> = {
   'notifications-any-token': async (b) => (await call(b, '/notifications', { token: TOKENS.fineGrained })).status === 403,
   'errors-no-message': async (b) => typeof (await call(b, '/no/such/path')).body?.message === 'string',
   'versioning-old-version-refused': async (b) => (await call(b, '/rate_limit', { headers: { 'x-service-api-version': '2022-11-28' } })).status === 200,
+  'versioning-new-version-refused': async (b) => (await call(b, '/rate_limit', { headers: { 'x-service-api-version': '2026-03-10' } })).status === 200,
   'versioning-v3-media-refused': async (b) => (await call(b, '/rate_limit', { headers: { accept: 'application/vnd.service.v3+json' } })).status === 200,
   'ratelimit-endpoint-counted': async (b) => {
     const a = await call(b, '/rate_limit');
@@ -55,6 +57,11 @@ const PROBES: Record<string, Probe> = {
     return JSON.stringify(r.rate) === JSON.stringify(r.resources.core);
   },
   'ratelimit-search-shares-core': async (b) => (await call(b, '/search/repositories?q=widget')).headers['x-ratelimit-resource'] === 'search',
+  'ratelimit-anonymous-search-limit-30': async (b) => {
+    let last: Reply | undefined;
+    for (let i = 0; i <= LIMITS.search.perMinuteAnonymous; i++) last = await call(b, '/search/repositories?q=widget', { token: null });
+    return last!.status === 403;
+  },
   'ratelimit-search-limit-60': async (b) => {
     let last: Reply | undefined;
     for (let i = 0; i <= LIMITS.search.perMinuteAuthenticated; i++) last = await call(b, '/search/repositories?q=widget');
