@@ -26,6 +26,7 @@ export function authenticate(headers: IncomingHttpHeaders, state: ReferenceState
   const credential = space < 0 ? '' : header.slice(space + 1).trim();
   const { world, lockout } = state;
   const invalid = (login: string | null): AuthOutcome => {
+    if (fault('auth-invalid-as-anonymous')) return { ok: true, caller: callerFor(null, remote) };
     if (login && !fault('auth-no-lockout') && lockout.recordFailure(login)) return refuse(403, LOCKED);
     return refuse(fault('auth-invalid-403-first') ? 403 : 401, BAD);
   };

@@ -16,6 +16,7 @@ const CONVENTION_FAULTS: Fault[] = [
   { id: 'auth-bearer-scheme-refused', requirement: 'auth.bearer-and-token-schemes', effect: 'The `Bearer <TOKEN>` scheme is answered 401.' },
   { id: 'auth-password-accepted', requirement: 'auth.password-rejected', effect: 'Basic username:password is accepted as if it were a token.' },
   { id: 'auth-invalid-403-first', requirement: 'auth.invalid-credentials-401', effect: 'Invalid credentials are answered 403 from the first attempt.' },
+  { id: 'auth-invalid-as-anonymous', requirement: 'auth.invalid-credentials-401', effect: 'Invalid credentials are ignored: the request is answered as if it carried none.' },
   { id: 'auth-no-lockout', requirement: 'auth.lockout-403', effect: 'Repeated invalid attempts never lock the user out.' },
   { id: 'auth-no-accepted-permissions', requirement: 'auth.accepted-permissions-header', effect: 'X-Accepted-<Vendor>-Permissions is never sent.' },
   { id: 'auth-sso-no-header', requirement: 'auth.sso-403-header', effect: 'The single sign-on 403 lacks the X-<Vendor>-SSO header.' },

@@ -45,7 +45,7 @@ export const KNOWN_UNCOVERED: Readonly<Record<string, readonly string[]>> = {
     'notifications.thread', 'notifications.thread-mark-read', 'notifications.subscription', 'notifications.subscription-set',
     'notifications.subscription-delete', 'notifications.repo-list', 'notifications.repo-mark-read', 'events.public', 'events.network',
     'events.org', 'events.repo', 'events.user', 'events.user-org', 'events.user-public', 'events.received', 'events.received-public',
-    'rate-limit.get', 'code-scanning.org-alerts', 'code-scanning.repo-alerts', 'code-scanning.alert', 'code-scanning.alert-update',
+    'code-scanning.org-alerts', 'code-scanning.repo-alerts', 'code-scanning.alert', 'code-scanning.alert-update',
     'imports.get', 'imports.start', 'imports.update', 'imports.cancel', 'imports.authors', 'imports.author-update', 'imports.large-files',
     'imports.lfs',
   ],

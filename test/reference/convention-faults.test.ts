@@ -12,6 +12,7 @@ const remaining = (r: Reply) => Number(r.headers['x-ratelimit-remaining']);
 const PROBES: Record<string, Probe> = {
   'auth-token-scheme-refused': async (b) => (await call(b, '/rate_limit', { authorization: `token ${TOKENS.classic}` })).status === 200,
   'auth-bearer-scheme-refused': async (b) => (await call(b, '/rate_limit', { authorization: `Bearer ${TOKENS.classic}` })).status === 200,
+  'auth-invalid-as-anonymous': async (b) => (await call(b, '/rate_limit', { authorization: 'Bearer not-a-token' })).status === 401,
   'auth-password-accepted': async (b) => {
     const s = (await call(b, '/rate_limit', { authorization: basic('mona', 'mona-password-1') })).status;
     return s >= 400 && s < 500;
