@@ -18,8 +18,10 @@ const CONVENTION_FAULTS: Fault[] = [
   { id: 'auth-invalid-403-first', requirement: 'auth.invalid-credentials-401', effect: 'Invalid credentials are answered 403 from the first attempt.' },
   { id: 'auth-invalid-as-anonymous', requirement: 'auth.invalid-credentials-401', effect: 'Invalid credentials are ignored: the request is answered as if it carried none.' },
   { id: 'auth-no-lockout', requirement: 'auth.lockout-403', effect: 'Repeated invalid attempts never lock the user out.' },
+  { id: 'auth-lockout-spares-valid-token', requirement: 'auth.lockout-403', effect: 'During a lockout, valid tokens of the locked-out user are still accepted.' },
   { id: 'auth-no-accepted-permissions', requirement: 'auth.accepted-permissions-header', effect: 'X-Accepted-<Vendor>-Permissions is never sent.' },
   { id: 'auth-sso-no-header', requirement: 'auth.sso-403-header', effect: 'The single sign-on 403 lacks the X-<Vendor>-SSO header.' },
+  { id: 'auth-sso-unenforced', requirement: 'auth.sso-403-header', effect: 'A token not authorized for a single sign-on organization reads its data as if it were.' },
   { id: 'errors-no-message', requirement: 'errors.message', effect: 'Error bodies carry `error` instead of `message`.' },
   { id: 'versioning-old-version-refused', requirement: 'versioning.listed-versions', effect: 'A request naming API version 2022-11-28 is refused with 400.' },
   { id: 'versioning-new-version-refused', requirement: 'versioning.listed-versions', effect: 'A request naming API version 2026-03-10 is refused with 400.' },
@@ -53,6 +55,8 @@ const CONVENTION_FAULTS: Fault[] = [
   },
   { id: 'cond-etag-unquoted', requirement: 'cond.etag-quoted', effect: 'ETag values are sent without the required quotes.' },
   { id: 'cond-if-none-match-ignored', requirement: 'cond.etag-304', effect: 'A matching If-None-Match is answered 200, never 304.' },
+  { id: 'cond-etag-unstable', requirement: 'cond.etag-304', effect: 'The ETag changes with every answer, so an unchanged resource never matches If-None-Match.' },
+  { id: 'cond-last-modified-now', requirement: 'cond.last-modified-304', effect: 'Last-Modified is the time of answering, so sending it back never yields a 304.' },
   { id: 'cond-if-modified-since-ignored', requirement: 'cond.last-modified-304', effect: 'A matching If-Modified-Since is answered 200, never 304.' },
 ];
 

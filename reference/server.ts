@@ -167,7 +167,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
   if (endpoint.area === 'imports' && state.importsRetired) {
     return finish(error(503, 'The source import interface is retired and unavailable.'), rate);
   }
-  const refusal = admit(endpoint, authedCaller, fault) ?? ssoRefusal(state.world, authedCaller, params, names, env.origin, !fault('auth-sso-no-header'));
+  const refusal = admit(endpoint, authedCaller, fault)
+    ?? (fault('auth-sso-unenforced') ? undefined : ssoRefusal(state.world, authedCaller, params, names, env.origin, !fault('auth-sso-no-header')));
   if (refusal) return count(refusal);
 
   let body: Record<string, unknown> = {};
@@ -187,7 +188,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
     endpoint, params, query: url.searchParams, body, headers: req.headers, caller: authedCaller, state, names,
     apiBase: `${env.origin}${env.prefix}`, webBase: env.origin, url, textMatch, now: env.now, fault,
   };
-  const result = conditional(req, await handler(ctx), fault);
+  const result = conditional(req, await handler(ctx), fault, env.now);
   return count(result);
 
   function count(result: HandlerResult): void {
@@ -198,12 +199,14 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
 }
 
 /** ETag / If-None-Match on every successful GET, Last-Modified / If-Modified-Since where a handler dates its data. */
-function conditional(req: IncomingMessage, result: HandlerResult, fault: (id: string) => boolean): HandlerResult {
+function conditional(req: IncomingMessage, result: HandlerResult, fault: (id: string) => boolean, now: () => number): HandlerResult {
   if ((req.method ?? 'GET').toUpperCase() !== 'GET' || result.status !== 200 || result.body === undefined) return result;
-  const digest = createHash('sha1').update(JSON.stringify(result.body)).digest('hex');
+  // A fault makes the validator change with every answer, as one derived from the time of answering would.
+  const salt = fault('cond-etag-unstable') ? String(Math.random()) : '';
+  const digest = createHash('sha1').update(JSON.stringify(result.body) + salt).digest('hex');
   const etag = fault('cond-etag-unquoted') ? digest : `"${digest}"`;
   const headers: Record<string, string> = { ...result.headers, ETag: etag };
-  if (result.lastModified !== undefined) headers['Last-Modified'] = new Date(result.lastModified).toUTCString();
+  if (result.lastModified !== undefined) headers['Last-Modified'] = new Date(fault('cond-last-modified-now') ? now() : result.lastModified).toUTCString();
   // A fault makes the reference ignore that condition, as a server that never implemented it would.
   const conditions = {
     ifNoneMatch: fault('cond-if-none-match-ignored') ? undefined : req.headers['if-none-match'],

@@ -9,6 +9,12 @@ import { describeFaultProbes, type Probe } from '../helpers/faults.js';
 const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
 const remaining = (r: Reply) => Number(r.headers['x-ratelimit-remaining']);
 
+/** Whether invalid attempts lock the user out, valid token included. */
+const lockedOut: Probe = async (b) => {
+  for (let i = 0; i < 20; i++) await call(b, '/rate_limit', { authorization: basic('locksmith', 'wrong') });
+  return (await call(b, '/rate_limit', { token: TOKENS.lockout })).status === 403;
+};
+
 const PROBES: Record<string, Probe> = {
   'auth-token-scheme-refused': async (b) => (await call(b, '/rate_limit', { authorization: `token ${TOKENS.classic}` })).status === 200,
   'auth-bearer-scheme-refused': async (b) => (await call(b, '/rate_limit', { authorization: `Bearer ${TOKENS.classic}` })).status === 200,
@@ -18,16 +24,16 @@ const PROBES: Record<string, Probe> = {
     return s >= 400 && s < 500;
   },
   'auth-invalid-403-first': async (b) => (await call(b, '/rate_limit', { token: TOKENS.invalid })).status === 401,
-  'auth-no-lockout': async (b) => {
-    for (let i = 0; i < 20; i++) await call(b, '/rate_limit', { authorization: basic('locksmith', 'wrong') });
-    return (await call(b, '/rate_limit', { token: TOKENS.lockout })).status === 403;
-  },
+  'auth-no-lockout': lockedOut,
+  'auth-lockout-spares-valid-token': lockedOut,
   'auth-no-accepted-permissions': async (b) =>
     (await call(b, '/repos/acme/widgets/code-scanning/alerts', { token: TOKENS.fineGrainedBare })).headers['x-accepted-service-permissions'] === 'security_events=read',
   'auth-sso-no-header': async (b) => {
     const r = await call(b, '/orgs/acme/code-scanning/alerts', { token: TOKENS.ssoUnauthorized });
     return r.status === 403 && /url=http/.test(r.headers['x-service-sso'] ?? '');
   },
+  'auth-sso-unenforced': async (b) => (await call(b, '/orgs/acme/code-scanning/alerts', { token: TOKENS.ssoUnauthorized })).status === 403,
+  'cond-etag-unstable': async (b) => (await call(b, '/repos/acme/widgets/events')).headers.etag === (await call(b, '/repos/acme/widgets/events')).headers.etag,
   'auth-private-repo-open': async (b) => (await call(b, '/repos/acme/secret/events', { token: null })).status === 404,
   // Without a token, admission refuses before any handler answers (with the fault: 200 and an empty list).
   'auth-no-token-admitted': async (b) => (await call(b, '/notifications', { token: null })).status !== 200,
@@ -91,3 +97,15 @@ const PROBES: Record<string, Probe> = {
 };
 
 describeFaultProbes('convention faults', PROBES);
+
+// A clock two seconds further on at every reading, so a Last-Modified taken from the time of answering moves between two requests.
+const ticking = (): (() => number) => {
+  let t = Date.UTC(2026, 0, 1);
+  return () => (t += 2000);
+};
+describeFaultProbes('convention faults on a ticking clock', {
+  'cond-last-modified-now': async (b) => {
+    const first = await call(b, '/notifications');
+    return (await call(b, '/notifications', { headers: { 'if-modified-since': first.headers['last-modified']! } })).status === 304;
+  },
+}, { now: ticking() });
