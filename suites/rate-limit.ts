@@ -66,6 +66,13 @@ export const rateLimitSuite: Suite = {
       },
     },
     {
+      id: 'rate-limit.app-tokens', title: 'GET /rate_limit answers app installation and app user tokens', requirement: 'ratelimit.app-tokens',
+      needs: { tokens: ['app_installation', 'app_user'] },
+      async run(t) {
+        for (const as of ['app_installation', 'app_user'] as const) t.expectStatus(await t.request({ path: '/rate_limit', as }), [200], `GET /rate_limit as the ${as} token`);
+      },
+    },
+    {
       id: 'rate-limit.search-separate', title: 'A search request counts against search, not core', requirement: 'ratelimit.search-separate', needs: { tokens: ['classic'], rateLimiting: true },
       async run(t) {
         const a = await status(t);

@@ -52,6 +52,7 @@ export const GOVERNS: Readonly<Record<string, Governs>> = {
   'ratelimit.rate-equals-core': { endpoints: ['rate-limit.get'] },
   'ratelimit.status-categories': { endpoints: ['rate-limit.get'] },
   'ratelimit.endpoint-not-counted': { endpoints: ['rate-limit.get'] },
+  'ratelimit.app-tokens': { endpoints: ['rate-limit.get'] },
   'ratelimit.search-separate': { endpoints: SEARCH },
   'ratelimit.search-per-minute': { endpoints: ['rate-limit.get', ...SEARCH] },
   'ratelimit.304-not-counted': { endpoints: [...EVENTS, ...NOTIFICATION_READS] },

@@ -28,6 +28,7 @@ export const CONVENTIONS = [
     '`resources` object with members `core`, `search`, `graphql`, `integration_manifest`, `code_scanning_upload`; each member is {limit, remaining, reset, used}, all integers; `reset` is a UTC epoch time in seconds.'),
   req('ratelimit.endpoint-not-counted', 'MUST', 1, 'Rate limit',
     'Calling it does not count against the REST rate limit.'),
+  req('ratelimit.app-tokens', 'MUST', 1, 'Rate limit', 'It works with app tokens.'),
   req('ratelimit.search-separate', 'MUST', 1, 'Limits', 'Search has its own limit separate from core.'),
   req('ratelimit.search-per-minute', 'MUST', 1, 'Limits',
     'Search requests per minute, authenticated (basic, OAuth, client ID and secret) | 30 … Search requests per minute, unauthenticated | 10'),

@@ -178,7 +178,7 @@ export const DOC1_UNITS: readonly Unit[] = [
   // Rate limit.
   unit('d1.rate-limit.row', 'GET | /rate_limit | rate-limit status | 200, 304, 404', 'ratelimit.status-categories'),
   unit('d1.rate-limit.not-counted', 'Calling it does not count against the REST rate limit.', 'ratelimit.endpoint-not-counted'),
-  gap('d1.rate-limit.app-tokens', 'It works with app tokens.'),
+  unit('d1.rate-limit.app-tokens', 'It works with app tokens.', 'ratelimit.app-tokens'),
 
   // Authentication.
   unit('d1.auth.header', 'Send the token in header `Authorization`.', 'auth.bearer-and-token-schemes'),

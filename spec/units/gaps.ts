@@ -38,7 +38,6 @@ export const GAPS: readonly Gap[] = [
   { unit: 'd1.events.repo-anonymous', missing: 'an anonymous caller reads a public repository\'s events (200); never asserted' },
   { unit: 'd1.events.user-public-row', missing: 'GET /users/{username}/events/public lists public events only, even to that user; only its schema is checked', partly: ['resource.event'] },
   { unit: 'd1.events.received-row', missing: 'received_events shows private events only to the authenticated user: another caller or an anonymous one sees none; only its page cap and schema are checked', partly: ['events.per-page-100', 'resource.event'] },
-  { unit: 'd1.rate-limit.app-tokens', missing: 'GET /rate_limit answers 200 to an app installation token and an app user token; never tried' },
   { unit: 'd1.auth.scopes', missing: 'a classic token lacking the scope an endpoint needs (notifications or repo; security_events or public_repo; repo for imports) is refused with 404 or 403; never tried', partly: ['auth.no-token-404-or-403'] },
   { unit: 'd1.auth.search-authenticated-kinds', missing: 'basic, OAuth and client-ID-plus-secret callers get the authenticated search limit (30 a minute); only a classic token\'s limit is read' },
   { unit: 'd1.errors.inaccessible-qualifiers', missing: 'user: and org: qualifiers naming an account the caller cannot access (or that does not exist) answer 422; only repo: is tried, on issue search only', partly: ['search.inaccessible-resources-422'] },

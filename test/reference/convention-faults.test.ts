@@ -69,6 +69,7 @@ const PROBES: Record<string, Probe> = {
     for (let i = 0; i <= LIMITS.search.perMinuteAnonymous; i++) last = await call(b, '/search/repositories?q=widget', { token: null });
     return last!.status === 403;
   },
+  'ratelimit-app-tokens-refused': async (b) => (await call(b, '/rate_limit', { token: TOKENS.appInstallation })).status === 200,
   'ratelimit-search-limit-60': async (b) => {
     let last: Reply | undefined;
     for (let i = 0; i <= LIMITS.search.perMinuteAuthenticated; i++) last = await call(b, '/search/repositories?q=widget');
