@@ -27,6 +27,7 @@ const CONVENTION_FAULTS: Fault[] = [
   { id: 'versioning-new-version-refused', requirement: 'versioning.listed-versions', effect: 'A request naming API version 2026-03-10 is refused with 400.' },
   { id: 'versioning-v3-media-refused', requirement: 'versioning.media-types', effect: 'The older v3 media type is refused with 415.' },
   { id: 'ratelimit-endpoint-counted', requirement: 'ratelimit.endpoint-not-counted', effect: 'GET /rate_limit counts against core.' },
+  { id: 'ratelimit-core-uncounted', requirement: 'ratelimit.status-categories', effect: 'Non-search REST requests are not counted against core.' },
   { id: 'ratelimit-search-shares-core', requirement: 'ratelimit.search-separate', effect: 'Search requests count against core, not search.' },
   { id: 'ratelimit-search-limit-60', requirement: 'ratelimit.search-per-minute', effect: 'Authenticated search allows 60 requests a minute.' },
   { id: 'ratelimit-anonymous-search-limit-30', requirement: 'ratelimit.search-per-minute', effect: 'Anonymous search allows 30 requests a minute (and reports it).' },

@@ -143,6 +143,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
   let category: RateCategory | null = endpoint.category;
   if (category === 'search' && fault('ratelimit-search-shares-core')) category = 'core';
   if (category === null && fault('ratelimit-endpoint-counted')) category = 'core';
+  if (category === 'core' && fault('ratelimit-core-uncounted')) category = null;
   const rate = { key: rateKey, category: category ?? 'core', authenticated };
   const permissions = acceptedPermissions(endpoint, fault);
   if (permissions && !fault('auth-no-accepted-permissions')) common[names.acceptedPermissionsHeader] = permissions;

@@ -66,6 +66,21 @@ export const rateLimitSuite: Suite = {
       },
     },
     {
+      id: 'rate-limit.core-counted', title: 'A non-search REST request counts against core', requirement: 'ratelimit.status-categories',
+      needs: { tokens: ['classic'], resources: ['public_repo'], rateLimiting: true },
+      async run(t) {
+        const before = await status(t);
+        const path = `/repos/${t.resources.public_repo}/events?per_page=1`;
+        const r = await t.request({ path });
+        const after = await status(t);
+        if (r.status !== 200) return t.skip('inconclusive', `GET ${path} answered ${r.status}`);
+        // Other clients of the same account may count too: only "unchanged" is a failure.
+        if (before && after && after.resources.core!.used <= before.resources.core!.used) {
+          t.fail(`core.used stayed ${before.resources.core!.used} across GET ${path}, which "core (all non-search REST)" counts`);
+        }
+      },
+    },
+    {
       id: 'rate-limit.app-tokens', title: 'GET /rate_limit answers app installation and app user tokens', requirement: 'ratelimit.app-tokens',
       needs: { tokens: ['app_installation', 'app_user'] },
       async run(t) {

@@ -70,6 +70,10 @@ const PROBES: Record<string, Probe> = {
     return last!.status === 403;
   },
   'ratelimit-app-tokens-refused': async (b) => (await call(b, '/rate_limit', { token: TOKENS.appInstallation })).status === 200,
+  'ratelimit-core-uncounted': async (b) => {
+    const before = remaining(await call(b, '/repos/acme/widgets/events'));
+    return remaining(await call(b, '/repos/acme/widgets/events')) === before - 1;
+  },
   'ratelimit-search-limit-60': async (b) => {
     let last: Reply | undefined;
     for (let i = 0; i <= LIMITS.search.perMinuteAuthenticated; i++) last = await call(b, '/search/repositories?q=widget');
