@@ -82,7 +82,7 @@ export const rateLimitSuite: Suite = {
     },
     {
       id: 'rate-limit.app-tokens', title: 'GET /rate_limit answers app installation and app user tokens', requirement: 'ratelimit.app-tokens',
-      needs: { tokens: ['app_installation', 'app_user'] },
+      needs: { tokens: ['app_installation', 'app_user'], rateLimiting: true },
       async run(t) {
         for (const as of ['app_installation', 'app_user'] as const) t.expectStatus(await t.request({ path: '/rate_limit', as }), [200], `GET /rate_limit as the ${as} token`);
       },
