@@ -26,15 +26,16 @@ export function authenticate(headers: IncomingHttpHeaders, state: ReferenceState
   const credential = space < 0 ? '' : header.slice(space + 1).trim();
   const { world, lockout } = state;
   const invalid = (login: string | null): AuthOutcome => {
+    if (fault('auth-invalid-as-anonymous')) return { ok: true, caller: callerFor(null, remote) };
     if (login && !fault('auth-no-lockout') && lockout.recordFailure(login)) return refuse(403, LOCKED);
     return refuse(fault('auth-invalid-403-first') ? 403 : 401, BAD);
   };
   const accept = (token: Token): AuthOutcome => {
-    if (lockout.isLocked(token.login)) return refuse(403, LOCKED);
+    if (lockout.isLocked(token.login) && !fault('auth-lockout-spares-valid-token')) return refuse(403, LOCKED);
     return { ok: true, caller: callerFor(token, remote) };
   };
 
-  if (scheme === 'bearer' || (scheme === 'token' && !fault('auth-token-scheme-refused'))) {
+  if ((scheme === 'bearer' && !fault('auth-bearer-scheme-refused')) || (scheme === 'token' && !fault('auth-token-scheme-refused'))) {
     const token = world.tokens.get(credential);
     // The fault serves an unknown token as no token at all: endpoints open to anonymous callers then answer 200.
     if (!token && fault('auth-invalid-token-anonymous')) return { ok: true, caller: callerFor(null, remote) };

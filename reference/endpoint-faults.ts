@@ -28,5 +28,5 @@ const SCOPABLE: Readonly<Record<string, (e: Endpoint) => boolean>> = {
 export function perEndpointFaults(faults: readonly Fault[]): Fault[] {
   return faults.flatMap((f) => (GOVERNS[f.requirement]?.endpoints ?? [])
     .filter((e) => SCOPABLE[f.id]?.(endpointById(e)) && !KNOWN_UNCOVERED[f.requirement]?.includes(e) && !PAIR_REASONS[f.requirement]?.[e])
-    .map((e) => ({ id: `${f.id}@${e}`, requirement: f.requirement, effect: `On ${e} only: ${f.effect}` })));
+    .map((e) => ({ id: `${f.id}@${e}`, requirement: f.requirement, effect: `On ${e} only: ${f.effect}`, endpoints: [e] })));
 }

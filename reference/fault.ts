@@ -6,4 +6,9 @@ export interface Fault {
   requirement: string;
   /** What the reference does differently with the fault on. */
   effect: string;
+  /**
+   * Catalogue endpoint ids where the fault breaks its rule, when fewer than its requirement governs
+   * (within its area, for an area's fault); see brokenEndpoints in reference/faults.ts.
+   */
+  endpoints?: readonly string[];
 }

@@ -19,6 +19,7 @@ import { DEFAULT_LOCKOUT, type LockoutPolicy } from './lockout.js';
 import { acceptedPermissions, admit, ssoRefusal } from './policy.js';
 import { quotaTable, rateLimitHeaders } from './rate-limiter.js';
 import type { ReferenceState } from './state.js';
+import { withMilliseconds } from './timestamp.js';
 
 export interface ReferenceOptions {
   /** 0 picks a free port. */
@@ -58,7 +59,12 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const prefix = normalizePrefix(options.prefix ?? '');
   const now = options.now ?? Date.now;
   // A server enforcing another search limit also reports it: the fault changes the quota itself.
-  const quotas = quotaTable(faults.has('ratelimit-search-limit-60') ? { ...options.quotas, search: { ...options.quotas?.search, authenticated: { limit: 60 } } } : options.quotas);
+  const search = {
+    ...options.quotas?.search,
+    ...(faults.has('ratelimit-search-limit-60') ? { authenticated: { limit: 60 } } : {}),
+    ...(faults.has('ratelimit-anonymous-search-limit-30') ? { anonymous: { limit: 30 } } : {}),
+  };
+  const quotas = quotaTable({ ...options.quotas, search });
   const state = createState({
     now, quotas, lockout: { ...DEFAULT_LOCKOUT, ...options.lockout },
     importsRetired: options.importsRetired ?? false, pollIntervalSeconds: options.pollIntervalSeconds ?? 60,
@@ -108,6 +114,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
   const finish = (result: HandlerResult, rate?: { key: string; category: RateCategory; authenticated: boolean }) => {
     if (rate) Object.assign(common, rateLimitHeaders(state.rateLimiter.status(rate.key, rate.category, rate.authenticated), rate.category));
     if (fault('errors-no-message') || fault(`errors-${result.status}-no-message`)) stripMessage(result);
+    if (fault('timestamps-with-milliseconds')) result.body = withMilliseconds(result.body);
     send(res, result, common);
   };
 
@@ -117,7 +124,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
   // Versioning: "Values appearing in the interface: 2022-11-28 and 2026-03-10."
   const requested = header(req, names.apiVersionHeader);
   const version = requested ?? DEFAULT_VERSION;
-  const versionRefused = !(API_VERSIONS as readonly string[]).includes(version) || (fault('versioning-old-version-refused') && requested === '2022-11-28');
+  const versionRefused = !(API_VERSIONS as readonly string[]).includes(version)
+    || (fault('versioning-old-version-refused') && requested === API_VERSIONS[0]) || (fault('versioning-new-version-refused') && requested === API_VERSIONS[1]);
   common[names.apiVersionSelectedHeader] = version;
   const accept = (req.headers.accept ?? '').toLowerCase();
   const textMatch = accept.includes(names.textMatchMediaType) || accept.includes(names.textMatchMediaTypeV3);
@@ -163,7 +171,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
   if (endpoint.area === 'imports' && state.importsRetired) {
     return finish(error(503, 'The source import interface is retired and unavailable.'), rate);
   }
-  const refusal = admit(endpoint, authedCaller, fault) ?? ssoRefusal(state.world, ssoSubject(authedCaller, fault), params, names, env.origin, !fault('auth-sso-no-header'));
+  const refusal = admit(endpoint, authedCaller, fault)
+    ?? (fault('auth-sso-unenforced') ? undefined : ssoRefusal(state.world, ssoSubject(authedCaller, fault), params, names, env.origin, !fault('auth-sso-no-header')));
   if (refusal) return count(refusal);
 
   let body: Record<string, unknown> = {};
@@ -184,7 +193,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
     apiBase: `${env.origin}${env.prefix}`, webBase: env.origin, url, textMatch, now: env.now, fault,
   };
   // A conditional-request fault on one endpoint is named after its catalogue id: `cond-etag-unquoted` on events.user is `events-user-etag-unquoted`.
-  const result = conditional(req, await handler(ctx), (id) => fault(id) || fault(`${endpoint.id.replace('.', '-')}-${id.replace(/^cond-/, '')}`));
+  const result = conditional(req, await handler(ctx), (id) => fault(id) || fault(`${endpoint.id.replace('.', '-')}-${id.replace(/^cond-/, '')}`), env.now);
   return count(result);
 
   function count(result: HandlerResult): void {
@@ -195,12 +204,14 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
 }
 
 /** ETag / If-None-Match on every successful GET, Last-Modified / If-Modified-Since where a handler dates its data. */
-function conditional(req: IncomingMessage, result: HandlerResult, fault: (id: string) => boolean): HandlerResult {
+function conditional(req: IncomingMessage, result: HandlerResult, fault: (id: string) => boolean, now: () => number): HandlerResult {
   if ((req.method ?? 'GET').toUpperCase() !== 'GET' || result.status !== 200 || result.body === undefined) return result;
-  const digest = createHash('sha1').update(JSON.stringify(result.body)).digest('hex');
+  // A fault makes the validator change with every answer, as one derived from the time of answering would.
+  const salt = fault('cond-etag-unstable') ? String(Math.random()) : '';
+  const digest = createHash('sha1').update(JSON.stringify(result.body) + salt).digest('hex');
   const etag = fault('cond-etag-unquoted') ? digest : `"${digest}"`;
   const headers: Record<string, string> = { ...result.headers, ETag: etag };
-  if (result.lastModified !== undefined) headers['Last-Modified'] = new Date(result.lastModified).toUTCString();
+  if (result.lastModified !== undefined) headers['Last-Modified'] = new Date(fault('cond-last-modified-now') ? now() : result.lastModified).toUTCString();
   // A fault makes the reference ignore that condition, as a server that never implemented it would.
   const conditions = {
     ifNoneMatch: fault('cond-if-none-match-ignored') ? undefined : req.headers['if-none-match'],

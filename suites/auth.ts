@@ -34,7 +34,10 @@ export const authSuite: Suite = {
     {
       id: 'auth.invalid-credentials-401', title: 'Invalid credentials first give 401', requirement: 'auth.invalid-credentials-401', needs: { tokens: ['classic', 'invalid'] },
       async run(t) {
-        await expectRefusal(t, { probe: { path: '/notifications', as: 'invalid' }, control: { path: '/notifications' }, expected: [401], what: 'GET /notifications with an invalid token' });
+        // /rate_limit answers callers without a token too, so only a 401 there shows the credentials were judged, not ignored.
+        for (const path of ['/notifications', '/rate_limit']) {
+          await expectRefusal(t, { probe: { path, as: 'invalid' }, control: { path }, expected: [401], what: `GET ${path} with an invalid token` });
+        }
       },
     },
     {

@@ -168,7 +168,7 @@ export const eventsArea: AreaModule<EventsState> = {
     // The timelines short enough for a check to page to their end on the reference.
     ...(['network', 'repo', 'user', 'user-public'] as const).map((t): Fault => (
       { id: `events-${t}-older-than-90-days`, requirement: 'events.age-90-days', effect: `The ${t} timeline includes events older than 90 days.` })),
-    { id: 'auth-private-network-open', requirement: 'auth.no-token-404-or-403', effect: "A private repository's network events answer 200 to callers who cannot read it." },
+    { id: 'auth-private-network-open', requirement: 'auth.no-token-404-or-403', effect: "A private repository's network events answer 200 to callers who cannot read it.", endpoints: ['events.network'] },
   ],
   createState,
   handlers: {

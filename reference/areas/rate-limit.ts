@@ -9,7 +9,7 @@ export const rateLimitArea: AreaModule<Record<string, never>> = {
     { id: 'ratelimit-missing-category', requirement: 'ratelimit.status-categories', effect: '`resources` lacks `code_scanning_upload`.' },
     { id: 'ratelimit-app-token-refused', requirement: 'ratelimit.app-tokens', effect: 'GET /rate_limit answers 403 to app installation and app user tokens.' },
     { id: 'ratelimit-basic-counted-anonymous', requirement: 'ratelimit.search-per-minute', effect: 'GET /rate_limit reports the anonymous limits to requests authenticated with Basic login:token.' },
-    { id: 'rate-limit-get-if-none-match-ignored', requirement: 'cond.etag-304', effect: 'A matching If-None-Match on GET /rate_limit is answered 200, never 304.' },
+    { id: 'rate-limit-get-if-none-match-ignored', requirement: 'cond.etag-304', effect: 'A matching If-None-Match on GET /rate_limit is answered 200, never 304.', endpoints: ['rate-limit.get'] },
     { id: 'ratelimit-anonymous-core-equal', requirement: 'ratelimit.authenticated-higher', effect: 'Anonymous callers get the same core limit as authenticated ones.' },
     { id: 'ratelimit-reset-in-ms', requirement: 'ratelimit.status-categories', effect: '`reset` is given in milliseconds, not seconds.' },
   ],

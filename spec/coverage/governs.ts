@@ -52,9 +52,9 @@ export const GOVERNS: Readonly<Record<string, Governs>> = {
   'ratelimit.rate-equals-core': { endpoints: ['rate-limit.get'] },
   'ratelimit.status-categories': { endpoints: ['rate-limit.get'] },
   'ratelimit.endpoint-not-counted': { endpoints: ['rate-limit.get'] },
+  'ratelimit.app-tokens': { endpoints: ['rate-limit.get'] },
   'ratelimit.search-separate': { endpoints: SEARCH },
   'ratelimit.search-per-minute': { endpoints: ['rate-limit.get', ...SEARCH] },
-  'ratelimit.app-tokens': { endpoints: ['rate-limit.get'] },
   'ratelimit.authenticated-higher': { endpoints: ['rate-limit.get'] },
   // "core (all non-search REST)": every endpoint counted against core.
   'ratelimit.core-non-search': { endpoints: ids((e) => e.category === 'core') },
@@ -66,7 +66,8 @@ export const GOVERNS: Readonly<Record<string, Governs>> = {
   'ratelimit.304-not-counted': { endpoints: [...EVENTS, ...NOTIFICATION_READS] },
   'ratelimit.exhausted-403': { endpoints: SEARCH },
   'cond.etag-quoted': { endpoints: EVENTS },
-  'cond.etag-304': { endpoints: EVENTS },
+  // /rate_limit lists 304 among its statuses: ETag polling applies there too.
+  'cond.etag-304': { endpoints: [...EVENTS, 'rate-limit.get'] },
   'cond.last-modified-304': { endpoints: NOTIFICATION_READS },
   'poll.interval-header': { endpoints: [...NOTIFICATION_LISTS, ...EVENTS] },
 

@@ -9,28 +9,41 @@ import { describeFaultProbes, type Probe } from '../helpers/faults.js';
 const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
 const remaining = (r: Reply) => Number(r.headers['x-ratelimit-remaining']);
 
+/** Whether invalid attempts lock the user out, valid token included. */
+const lockedOut: Probe = async (b) => {
+  for (let i = 0; i < 20; i++) await call(b, '/rate_limit', { authorization: basic('locksmith', 'wrong') });
+  return (await call(b, '/rate_limit', { token: TOKENS.lockout })).status === 403;
+};
+
 const PROBES: Record<string, Probe> = {
   'auth-token-scheme-refused': async (b) => (await call(b, '/rate_limit', { authorization: `token ${TOKENS.classic}` })).status === 200,
+  'auth-bearer-scheme-refused': async (b) => (await call(b, '/rate_limit', { authorization: `Bearer ${TOKENS.classic}` })).status === 200,
+  'auth-invalid-as-anonymous': async (b) => (await call(b, '/rate_limit', { authorization: 'Bearer not-a-token' })).status === 401,
   'auth-password-accepted': async (b) => {
     const s = (await call(b, '/rate_limit', { authorization: basic('mona', 'mona-password-1') })).status;
     return s >= 400 && s < 500;
   },
   'auth-invalid-403-first': async (b) => (await call(b, '/rate_limit', { token: TOKENS.invalid })).status === 401,
-  'auth-no-lockout': async (b) => {
-    for (let i = 0; i < 20; i++) await call(b, '/rate_limit', { authorization: basic('locksmith', 'wrong') });
-    return (await call(b, '/rate_limit', { token: TOKENS.lockout })).status === 403;
-  },
+  'auth-no-lockout': lockedOut,
+  'auth-lockout-spares-valid-token': lockedOut,
   'auth-no-accepted-permissions': async (b) =>
     (await call(b, '/repos/acme/widgets/code-scanning/alerts', { token: TOKENS.fineGrainedBare })).headers['x-accepted-service-permissions'] === 'security_events=read',
   'auth-sso-no-header': async (b) => {
     const r = await call(b, '/orgs/acme/code-scanning/alerts', { token: TOKENS.ssoUnauthorized });
     return r.status === 403 && /url=http/.test(r.headers['x-service-sso'] ?? '');
   },
+  'auth-sso-unenforced': async (b) => (await call(b, '/orgs/acme/code-scanning/alerts', { token: TOKENS.ssoUnauthorized })).status === 403,
+  'cond-etag-unstable': async (b) => (await call(b, '/repos/acme/widgets/events')).headers.etag === (await call(b, '/repos/acme/widgets/events')).headers.etag,
   'auth-private-repo-open': async (b) => (await call(b, '/repos/acme/secret/events', { token: null })).status === 404,
   'auth-no-token-admitted': async (b) => [403, 404].includes((await call(b, '/orgs/acme/code-scanning/alerts', { token: null })).status),
+  'timestamps-with-milliseconds': async (b) => {
+    const threads = (await call(b, '/notifications')).body as { updated_at: string }[];
+    return threads.length > 0 && threads.every((t) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(t.updated_at));
+  },
   'notifications-any-token': async (b) => (await call(b, '/notifications', { token: TOKENS.fineGrained })).status === 403,
   'errors-no-message': async (b) => typeof (await call(b, '/no/such/path')).body?.message === 'string',
   'versioning-old-version-refused': async (b) => (await call(b, '/rate_limit', { headers: { 'x-service-api-version': '2022-11-28' } })).status === 200,
+  'versioning-new-version-refused': async (b) => (await call(b, '/rate_limit', { headers: { 'x-service-api-version': '2026-03-10' } })).status === 200,
   'versioning-v3-media-refused': async (b) => (await call(b, '/rate_limit', { headers: { accept: 'application/vnd.service.v3+json' } })).status === 200,
   'ratelimit-endpoint-counted': async (b) => {
     const a = await call(b, '/rate_limit');
@@ -50,6 +63,11 @@ const PROBES: Record<string, Probe> = {
     return JSON.stringify(r.rate) === JSON.stringify(r.resources.core);
   },
   'ratelimit-search-shares-core': async (b) => (await call(b, '/search/repositories?q=widget')).headers['x-ratelimit-resource'] === 'search',
+  'ratelimit-anonymous-search-limit-30': async (b) => {
+    let last: Reply | undefined;
+    for (let i = 0; i <= LIMITS.search.perMinuteAnonymous; i++) last = await call(b, '/search/repositories?q=widget', { token: null });
+    return last!.status === 403;
+  },
   'ratelimit-search-limit-60': async (b) => {
     let last: Reply | undefined;
     for (let i = 0; i <= LIMITS.search.perMinuteAuthenticated; i++) last = await call(b, '/search/repositories?q=widget');
@@ -101,3 +119,15 @@ const PROBES: Record<string, Probe> = {
 };
 
 describeFaultProbes('convention faults', PROBES);
+
+// A clock two seconds further on at every reading, so a Last-Modified taken from the time of answering moves between two requests.
+const ticking = (): (() => number) => {
+  let t = Date.UTC(2026, 0, 1);
+  return () => (t += 2000);
+};
+describeFaultProbes('convention faults on a ticking clock', {
+  'cond-last-modified-now': async (b) => {
+    const first = await call(b, '/notifications');
+    return (await call(b, '/notifications', { headers: { 'if-modified-since': first.headers['last-modified']! } })).status === 304;
+  },
+}, { now: ticking() });

@@ -1,0 +1,3 @@
+import { describeFaultGroup } from '../../helpers/sensitivity.js';
+
+describeFaultGroup('code-scanning');
