@@ -16,7 +16,7 @@ import { GOVERNS } from '../spec/coverage/governs.js';
 import { API_VERSIONS } from '../spec/vocabulary.js';
 import type { Reply, RequestOptions } from '../src/client.js';
 import type { TokenName } from '../src/profile.js';
-import { expectRefusal } from '../src/refusal.js';
+import { expectRefusal, judgeRefusal } from '../src/refusal.js';
 import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
 import { ANONYMOUS, ensureImport, REQUESTS, skipWithoutImport, UNCHANGING_WRITES, type UnchangingWrite } from './requests.js';
 
@@ -31,6 +31,8 @@ interface Rule {
   searchFree: boolean;
   /** Which of the endpoints the requirement governs (spec/coverage/governs.ts) it can be checked on, when not all. */
   applies?: (e: Endpoint) => boolean;
+  /** The check sends the recommended media type on purpose: where the target refuses it, the preflight reports that once. */
+  vendorMediaType?: boolean;
   /** `req`: the request that reaches the endpoint's success (a write's leaves the state as it found it). */
   run: (t: CheckContext, e: Endpoint, req: RequestOptions) => Promise<void>;
 }
@@ -95,9 +97,14 @@ const RULES: readonly Rule[] = [
     prefix: 'errors.message', requirement: 'errors.message', tokens: ['invalid'], searchFree: true,
     title: (e) => `${e.method} ${e.path} answers an error with a message string`,
     async run(t, e, req) {
-      // Invalid credentials: the one error every endpoint gives, and one no search window counts.
+      // Invalid credentials: the one error every endpoint gives, and one no search window counts. The
+      // control (the same request as the profile's caller, an earlier answer reused) shows the error is
+      // the one asked for, not a refusal of everything (404 everywhere, 406 to the media type).
+      const reached = await t.request({ ...req, reuse: true });
+      skipWithoutImport(t, e, reached);
       const reply = await t.request({ ...req, as: 'invalid' });
-      if (reply.status < 400) return t.skip('inconclusive', `${line(e, req)} with an invalid token answered ${reply.status}, not an error`);
+      const { verdict, reason } = judgeRefusal(reply.status, reached.status);
+      if (verdict !== 'refused') return t.skip('inconclusive', `${line(e, req)} with an invalid token: ${reason}`);
       const message = (reply.json as { message?: unknown } | undefined)?.message;
       if (typeof message !== 'string') t.fail(`${line(e, req)} answered ${reply.status} without a message string: ${reply.text.slice(0, 120)}`);
     },
@@ -137,7 +144,7 @@ const RULES: readonly Rule[] = [
     },
   },
   {
-    prefix: 'versioning.media', requirement: 'versioning.media-types', tokens: [], searchFree: false,
+    prefix: 'versioning.media', requirement: 'versioning.media-types', tokens: [], searchFree: false, vendorMediaType: true,
     title: (e) => `${e.method} ${e.path} accepts the recommended and the older media type`,
     async run(t, e, req) {
       const controlReply = await control(t, e, req);
@@ -169,7 +176,7 @@ function check(rule: Rule, e: Endpoint, how: UnchangingWrite): CheckSpec {
     ...(e.method !== 'GET' ? { writes: true } : {}),
     needs: {
       ...(ANONYMOUS.has(e.id) ? { anonymous: true } : {}), ...(tokens.length ? { tokens } : {}), resources: how.needs,
-      ...(e.path === '/rate_limit' ? { rateLimiting: true } : {}),
+      ...(e.path === '/rate_limit' ? { rateLimiting: true } : {}), ...(rule.vendorMediaType ? { vendorMediaType: true } : {}),
     },
     async run(t) {
       if (e.area === 'imports' && t.writesAllowed) await ensureImport(t);

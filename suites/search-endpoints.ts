@@ -5,7 +5,8 @@
  */
 import { LIMITS } from '../spec/limits.js';
 import { VALIDATION_FAILED } from '../spec/vocabulary.js';
-import type { Client, Reply } from '../src/client.js';
+import { judgeQuotedMessage } from '../src/wording.js';
+import type { Reply } from '../src/client.js';
 import type { CheckContext, CheckSpec } from '../src/suite.js';
 
 interface TextMatch { property?: unknown; fragment?: unknown; matches?: { text?: unknown; indices?: unknown }[] }
@@ -32,15 +33,12 @@ const KINDS: Kind[] = [
 
 /**
  * One anonymous search per kind, shared by the checks of that kind: the keyword, per_page=101 (the
- * cap shows when more than 100 match) and the text-match media type. Keyed by client, so by run.
+ * cap shows when more than 100 match) and the text-match media type. The client's `reuse` answers
+ * the later checks from the first one's reply and lists that exchange in each check's transcript.
  */
-const shared = new WeakMap<Client, Map<string, Promise<Reply>>>();
 function kindSearch(t: CheckContext, kind: Kind): Promise<Reply> {
-  const byPath = shared.get(t.client) ?? new Map<string, Promise<Reply>>();
-  shared.set(t.client, byPath);
   const path = `/search/${kind.name}?q=${enc(keyword(t))}&per_page=${LIMITS.search.maxPerPage + 1}${kind.extra(t)}`;
-  if (!byPath.has(path)) byPath.set(path, t.request({ path, as: null, headers: { accept: t.names.textMatchMediaType } }));
-  return byPath.get(path)!;
+  return t.request({ path, as: null, headers: { accept: t.names.textMatchMediaType }, reuse: true });
 }
 
 /** The shared search's items; skips as inconclusive when it found nothing to look at. */
@@ -76,7 +74,7 @@ function perKind(kind: Kind): CheckSpec[] {
       },
     },
     {
-      id: `search.text-match.${kind.name}`, title: `${ep}: the text-match media type adds text_matches of the properties the spec lists`, requirement: 'search.text-match-opt-in', needs: kind.needs,
+      id: `search.text-match.${kind.name}`, title: `${ep}: the text-match media type adds text_matches of the properties the spec lists`, requirement: 'search.text-match-opt-in', needs: { ...kind.needs, vendorMediaType: true },
       async run(t) {
         for (const [n, item] of (await items(t, kind)).items.entries()) {
           if (!Array.isArray(item.text_matches)) {
@@ -105,8 +103,7 @@ function perKind(kind: Kind): CheckSpec[] {
 /** "Search-specific 422 cases (message 'Validation failed')". */
 function expect422(t: CheckContext, r: Reply, what: string): void {
   if (!t.expectStatus(r, [422], what)) return;
-  const message = (r.json as { message?: unknown } | undefined)?.message;
-  if (message !== VALIDATION_FAILED) t.fail(`${what}: message is ${JSON.stringify(message)}, not '${VALIDATION_FAILED}'`);
+  judgeQuotedMessage(t, what, (r.json as { message?: unknown } | undefined)?.message, VALIDATION_FAILED);
 }
 
 const code = KINDS[0]!;

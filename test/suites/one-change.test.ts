@@ -30,7 +30,8 @@ against('search 422s worded "Validation Failed" (GitHub\'s capital F)', validati
   it('every search check that reads the 422 message warns, quoting it; the rest pass', () => {
     const warned = run().checks.filter((c) => c.outcome === 'warn');
     expect(warned.map((c) => c.id).sort()).toEqual([
-      'search.app-user-issue-qualifier', 'search.code-requires-term', 'search.inaccessible-resources-422', 'search.max-operators', 'search.q-length-256', 'search.q-required',
+      'search.app-user-issue-qualifier', 'search.code-requires-term', 'search.inaccessible-resources-422', 'search.max-operators', 'search.max-operators.code',
+      'search.q-length-256', 'search.q-length-256.code', 'search.q-required', 'search.unknown-account-422',
     ]);
     for (const c of warned) expect(c.message, c.id).toContain('"Validation Failed", \'Validation failed\' in other letter case');
     expect(ids(run(), (c) => c.outcome === 'pass')).toContain('search.labels-repository-id');
@@ -39,7 +40,7 @@ against('search 422s worded "Validation Failed" (GitHub\'s capital F)', validati
 
 against('GET /rate_limit without core.used (or any used)', rateLimitWithout('used'), { suites: ['rate-limit'] }, (run) => {
   it('the counting checks are inconclusive, naming the absent counter; the status check notes it', () => {
-    const counting = ['rate-limit.304-not-counted', 'rate-limit.endpoint-not-counted', 'rate-limit.search-separate'];
+    const counting = ['rate-limit.304-not-counted', 'rate-limit.core-counts-events', 'rate-limit.endpoint-not-counted', 'rate-limit.search-separate'];
     expect(ids(run(), (c) => c.skipReason === 'inconclusive')).toEqual(counting);
     for (const c of run().checks.filter((x) => counting.includes(x.id))) expect(c.message, c.id).toMatch(/no integer resources\.(core|search)\.used \(absent\)/);
     const status = run().checks.find((c) => c.id === 'rate-limit.status-categories')!;
