@@ -80,7 +80,7 @@ export const KNOWN_UNCOVERED: Readonly<Record<string, readonly string[]>> = {
     'code-scanning.alert', 'code-scanning.alert-update', 'imports.get', 'imports.start', 'imports.update', 'imports.cancel',
     'imports.authors', 'imports.author-update', 'imports.large-files', 'imports.lfs',
   ],
-  'auth.anonymous-public-data': ['search.code', 'search.commits', 'search.issues', 'search.labels', 'search.repositories'],
+  'auth.anonymous-public-data': ['search.issues'],
   'auth.sso-fine-grained-app': ['code-scanning.org-alerts', 'events.user-org'],
   'errors.not-found': ['search.labels'],
   'ratelimit.304-not-counted': [
@@ -100,9 +100,8 @@ export const KNOWN_UNCOVERED: Readonly<Record<string, readonly string[]>> = {
   'search.q-length-256': ['search.labels'],
   'search.inaccessible-resources-422': ['search.code'],
   'search.partial-access-filtered': ['search.code', 'search.commits', 'search.repositories'],
-  'search.per-page-max-100': ['search.code', 'search.commits', 'search.labels', 'search.repositories'],
+  'search.per-page-max-100': ['search.labels', 'search.repositories'],
   'search.reachable-1000': ['search.code', 'search.commits', 'search.labels', 'search.repositories'],
-  'search.text-match-opt-in': ['search.code', 'search.commits', 'search.labels', 'search.repositories'],
   'search.text-match-indices': ['search.code', 'search.commits', 'search.labels', 'search.repositories'],
   'notifications.classic-only': [
     'notifications.mark-read', 'notifications.thread-mark-read', 'notifications.subscription-set', 'notifications.subscription-delete',

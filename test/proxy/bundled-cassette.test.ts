@@ -51,7 +51,11 @@ describe('the bundled cassette', () => {
     const stale = 'the bundled cassette no longer matches the suite: re-record it with `npm run fixtures:record`';
     expect(failures(result), stale).toEqual([]);
     expect(unmatched, stale).toBe(0);
-    expect(ids(result, 'pass')).toEqual(ids(live, 'pass'));
+    // The replaying proxy answers GET /rate_limit from its own counters (which move with every request)
+    // and synthesizes no validator there, so the check of a 304 on it has nothing to judge in replay.
+    const REPLAY_SYNTHESIZED = ['conditional.rate-limit-304'];
+    expect(ids(result, 'pass')).toEqual(ids(live, 'pass').filter((id) => !REPLAY_SYNTHESIZED.includes(id)));
+    for (const id of REPLAY_SYNTHESIZED) expect(result.checks.find((c) => c.id === id)?.outcome).toBe('skip');
     expect(ids(result, 'pass').length).toBeGreaterThan(100);
     expect(foreign).toEqual([]);
   }, 120_000);
