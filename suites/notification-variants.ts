@@ -9,7 +9,7 @@ import { LIMITS } from '../spec/limits.js';
 import type { TokenName } from '../src/profile.js';
 import { expectRefusal } from '../src/refusal.js';
 import type { CheckContext, CheckSpec } from '../src/suite.js';
-import { keepSubscription, threads, type Subscription, type Thread } from './notifications-http.js';
+import { ignoreFirstThread, threads, type Subscription, type Thread } from './notifications-http.js';
 
 const CLASSIC: CheckSpec['needs'] = { tokens: ['classic'] };
 const WITH_REPO: CheckSpec['needs'] = { tokens: ['classic'], resources: ['public_repo'] };
@@ -271,11 +271,7 @@ export const notificationWriteChecks: CheckSpec[] = [
     id: 'notifications.subscription-ignored-default', title: 'PUT on a subscription without ignored un-ignores the thread (ignored defaults to false)',
     requirement: 'notifications.subscription-ignored-default', needs: CLASSIC, writes: true,
     async run(t) {
-      const id = (await threads(t, '/notifications?all=true&per_page=1'))?.[0]?.id;
-      if (!id) return t.skip('missing-resource', 'no notification thread');
-      await keepSubscription(t, id);
-      const path = `/notifications/threads/${id}/subscription`;
-      await t.request({ method: 'PUT', path, body: { ignored: true } });
+      const path = await ignoreFirstThread(t);
       const ignored = t.body<Subscription>(await t.request({ path }));
       if (ignored?.ignored !== true) return t.skip('inconclusive', `after PUT ignored=true the subscription reads ${JSON.stringify(ignored)}`);
       if (!t.expectStatus(await t.request({ method: 'PUT', path, body: {} }), [200], 'PUT without ignored')) return;

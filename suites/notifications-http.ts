@@ -12,6 +12,19 @@ export async function threads(t: CheckContext, path: string): Promise<Thread[] |
 }
 
 /** Journals a thread's subscription as it is now, so it is put back at the end of the run. */
+/**
+ * The first thread's subscription, set to ignored (restored at the end of the run): the starting
+ * point of the checks that move a subscription away from ignored. Skips when there is no thread.
+ */
+export async function ignoreFirstThread(t: CheckContext): Promise<string> {
+  const id = (await threads(t, '/notifications?all=true&per_page=1'))?.[0]?.id;
+  if (!id) return t.skip('missing-resource', 'no notification thread');
+  await keepSubscription(t, id);
+  const path = `/notifications/threads/${id}/subscription`;
+  await t.request({ method: 'PUT', path, body: { ignored: true } });
+  return path;
+}
+
 export async function keepSubscription(t: CheckContext, id: string): Promise<void> {
   const path = `/notifications/threads/${id}/subscription`;
   const r = await t.request({ path });

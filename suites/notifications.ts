@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { LIMITS } from '../spec/limits.js';
 import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
 import { notificationReadChecks, notificationWriteChecks } from './notification-variants.js';
-import { keepSubscription, threads, type Subscription, type Thread } from './notifications-http.js';
+import { ignoreFirstThread, keepSubscription, threads, type Subscription, type Thread } from './notifications-http.js';
 
 /** An unread thread to change, or a skip. */
 async function unreadThread(t: CheckContext): Promise<string> {
@@ -80,11 +80,7 @@ export const notificationsSuite: Suite = {
       id: 'notifications.subscription-unignore', title: 'PUT ignored=false on an ignored thread answers 200 and subscribes', requirement: 'notifications.subscription-unignore',
       needs: { tokens: ['classic'] }, writes: true,
       async run(t) {
-        const id = (await threads(t, '/notifications?all=true&per_page=1'))?.[0]?.id;
-        if (!id) return t.skip('missing-resource', 'no notification thread');
-        await keepSubscription(t, id);
-        const path = `/notifications/threads/${id}/subscription`;
-        await t.request({ method: 'PUT', path, body: { ignored: true } });
+        const path = await ignoreFirstThread(t);
         const r = await t.request({ method: 'PUT', path, body: { ignored: false } });
         if (!t.expectStatus(r, [200], 'PUT ignored=false')) return;
         const now = t.body<Subscription>(await t.request({ path }));
