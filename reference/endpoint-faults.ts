@@ -13,6 +13,7 @@ const all = () => true;
 /** The faults that can be scoped to one endpoint, and the endpoints where the fault has an effect. */
 const SCOPABLE: Readonly<Record<string, (e: Endpoint) => boolean>> = {
   'auth-token-scheme-refused': all,
+  'auth-bearer-scheme-refused': all,
   'auth-invalid-403-first': all,
   'errors-no-message': all,
   'versioning-old-version-refused': all,

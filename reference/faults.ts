@@ -82,8 +82,6 @@ export const FAULTS: readonly Fault[] = [...UNSCOPED, ...perEndpointFaults(UNSCO
  * uncaught, so an entry goes when its check lands (the list only shrinks).
  */
 export const KNOWN_ESCAPES: Readonly<Record<string, string>> = {
-  'auth-bearer-scheme-refused': 'the client sends every token as Bearer, so the run stops in preflight (a setup diagnosis, exit 2) before '
-    + 'auth.bearer-and-token-schemes runs; preflight could retry with `token <TOKEN>` and report the refused Bearer as that rule\'s failure',
 };
 
 /** Where each fault is tested from: its area, or the shared pipeline's conventions and permissions. */

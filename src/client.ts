@@ -78,6 +78,8 @@ export class Client {
   private readonly answered = new Map<string, Reply>();
   /** The Accept header sent by default: the recommended media type, unless the preflight found the target refuses it. */
   accept: string;
+  /** The Authorization scheme tokens are sent with: Bearer, unless the preflight found the target accepts only `token`. */
+  scheme: 'Bearer' | 'token' = 'Bearer';
 
   constructor(private readonly opts: ClientOptions, secrets: readonly string[]) {
     this.redactor = new Redactor(secrets);
@@ -125,7 +127,7 @@ export class Client {
     } else if (as) {
       const value = this.tokenValue(as);
       if (!value) throw new Error(`profile has no token "${as}"`);
-      headers.authorization = `Bearer ${value}`;
+      headers.authorization = `${this.scheme} ${value}`;
       authenticated = true;
     }
     let payload: string | undefined;

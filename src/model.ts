@@ -8,7 +8,7 @@ export type Outcome = (typeof OUTCOMES)[number];
 /** Why a check did not run. A fixed list, so reports and baselines can group by it. */
 export const SKIP_REASONS = [
   'missing-token', 'missing-resource', 'writes-not-allowed', 'opt-in-required', 'feature-retired', 'budget-exhausted', 'interrupted', 'inconclusive', 'setup-failed',
-  'token-rejected', 'rate-limiting-off', 'media-type-refused',
+  'token-rejected', 'rate-limiting-off', 'media-type-refused', 'bearer-refused',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
@@ -26,6 +26,7 @@ export const SKIP_FIXES: Record<SkipReason, string> = {
   'token-rejected': 'replace the rejected token in the profile',
   'rate-limiting-off': 'nothing, unless rate limiting can be turned on for the target',
   'media-type-refused': 'make the target accept the recommended media type',
+  'bearer-refused': 'make the target accept tokens sent as "Bearer <TOKEN>"',
 };
 
 /** Why a run did not run its checks (or checked nothing): one diagnosis, see the CLI's exit codes. */

@@ -13,7 +13,7 @@ import type { CheckSpec } from './suite.js';
 /** Public events: listed with 200 for anyone, and served whether rate limiting is on or off. */
 export const PUBLIC_PROBE = '/events?per_page=1';
 /** Rate-limit status: not counted against any limit, but 404 where rate limiting is off (a listed status). */
-const RATE_PROBE = '/rate_limit';
+export const RATE_PROBE = '/rate_limit';
 /** Document 1: "A self-hosted installation serves the same paths below its own host with the path prefix /api/v3." */
 const SELF_HOSTED_PREFIX = '/api/v3';
 /** What the run asks for when the recommended media type is refused. */
@@ -32,6 +32,8 @@ export interface Preflight {
   notices: string[];
   rateLimitingOff?: Unmet;
   vendorMediaTypeRefused?: Unmet;
+  /** The target refuses "Bearer <TOKEN>" and accepts "token <TOKEN>": the run sends the latter. */
+  bearerRefused?: Unmet;
   tokens: Map<TokenName, Unmet>;
   resources: Map<string, Unmet>;
 }
@@ -54,6 +56,7 @@ export async function preflight(client: Client, profile: Profile, names: VendorN
 export function unmetNeed(needs: CheckSpec['needs'], found: Preflight): Unmet | undefined {
   if (needs?.rateLimiting && found.rateLimitingOff) return found.rateLimitingOff;
   if (needs?.vendorMediaType && found.vendorMediaTypeRefused) return found.vendorMediaTypeRefused;
+  if (needs?.bearerScheme && found.bearerRefused) return found.bearerRefused;
   for (const name of needs?.tokens ?? []) if (found.tokens.has(name)) return found.tokens.get(name);
   for (const name of needs?.resources ?? []) if (found.resources.has(name)) return found.resources.get(name);
   return undefined;
@@ -114,20 +117,44 @@ async function probe(client: Client, profile: Profile, names: VendorNames, found
   }
 }
 
-/** Each profile token once: 401 means the target does not accept it. */
+/**
+ * Each profile token once: 401 means the target does not accept it. Where it refuses every token sent
+ * as "Bearer <TOKEN>", the tokens are tried once more as "token <TOKEN>" (both schemes are stated as
+ * accepted): a target accepting only the latter is run with it, and the refused Bearer is one failure
+ * of auth.bearer-and-token-schemes, not a setup that stops the run.
+ */
 async function probeTokens(client: Client, profile: Profile, found: Preflight): Promise<void> {
   const tokens = (Object.keys(profile.tokens ?? {}) as TokenName[]).filter((n) => n !== 'invalid');
   const path = found.rateLimitingOff ? PUBLIC_PROBE : RATE_PROBE;
-  for (const name of tokens) {
-    const r = await client.send({ path, as: name });
-    if (r.status === 401) found.tokens.set(name, { reason: 'token-rejected', message: `the target rejects the profile's token "${name}" with 401 (GET ${path})` });
+  const rejected = async () => {
+    const out: TokenName[] = [];
+    for (const name of tokens) if ((await client.send({ path, as: name })).status === 401) out.push(name);
+    return out;
+  };
+  let refused = await rejected();
+  if (tokens.length && refused.length === tokens.length) {
+    client.scheme = 'token';
+    const asToken = await rejected();
+    client.scheme = 'Bearer';
+    // Refused as Bearer here but accepted elsewhere: that endpoint breaks the rule, which its own check reports.
+    const elsewhere = path === RATE_PROBE ? PUBLIC_PROBE : RATE_PROBE;
+    if (asToken.length < tokens.length && (await client.send({ path: elsewhere, as: tokens[0] })).status !== 401) {
+      refused = [];
+    } else if (asToken.length < tokens.length) {
+      client.scheme = 'token';
+      const message = `the target refuses tokens sent as "Bearer <TOKEN>" with 401 and accepts them as "token <TOKEN>" (GET ${path} and GET ${elsewhere})`;
+      found.bearerRefused = { reason: 'bearer-refused', message };
+      found.notices.push(`${message}: the run sends "token <TOKEN>", auth.bearer-and-token-schemes fails for it, and the checks that send Bearer on purpose are skipped`);
+      refused = asToken;
+    }
   }
+  for (const name of refused) found.tokens.set(name, { reason: 'token-rejected', message: `the target rejects the profile's token "${name}" with 401 (GET ${path})` });
   if (!found.tokens.size) return;
-  const rejected = [...found.tokens.keys()].join(', ');
+  const names = [...found.tokens.keys()].join(', ');
   if (found.tokens.size === tokens.length) {
-    found.stop = { reason: 'credentials-rejected', message: `the target rejects every token of the profile with 401 (${rejected}, GET ${client.root}${path}): replace them in the profile` };
+    found.stop = { reason: 'credentials-rejected', message: `the target rejects every token of the profile with 401 (${names}, GET ${client.root}${path}): replace them in the profile` };
   } else {
-    found.notices.push(`the target rejects the profile's token${found.tokens.size > 1 ? 's' : ''} ${rejected} with 401 (GET ${path}); the checks that need ${found.tokens.size > 1 ? 'them' : 'it'} are skipped`);
+    found.notices.push(`the target rejects the profile's token${found.tokens.size > 1 ? 's' : ''} ${names} with 401 (GET ${path}); the checks that need ${found.tokens.size > 1 ? 'them' : 'it'} are skipped`);
   }
 }
 

@@ -22,6 +22,8 @@ export interface CheckSpec {
     rateLimiting?: boolean;
     /** Sends a vendor media type on purpose: skipped where the target refuses the recommended one. */
     vendorMediaType?: boolean;
+    /** Sends tokens as "Bearer <TOKEN>" on purpose: skipped where the target accepts only "token <TOKEN>". */
+    bearerScheme?: boolean;
   };
   /** Checks that change the target run only with --allow-writes. */
   writes?: boolean;

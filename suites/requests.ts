@@ -6,6 +6,7 @@ import type { Endpoint } from '../spec/catalogue.js';
 import type { Reply, RequestOptions } from '../src/client.js';
 import type { ProfileResources } from '../src/profile.js';
 import type { CheckContext } from '../src/suite.js';
+import { otherScheme } from './token-schemes.js';
 
 export type Needs = (keyof ProfileResources)[];
 
@@ -118,7 +119,11 @@ export async function ensureImport(t: CheckContext): Promise<void> {
   const path = `/repos/${t.resources.import_repo}/import`;
   // The course with files over 100MB, when the profile names one, so the large-file listing has items to grade.
   const source = t.resources.import_urls?.large ?? t.resources.import_urls?.ok;
-  if (!source || (await t.request({ path })).status !== 404) return;
+  if (!source) return;
+  let seen = await t.request({ path });
+  // A read refused in the run's scheme tells nothing of the import; both schemes are stated as accepted.
+  if (seen.status === 401 && t.client.tokenValue('classic')) seen = await t.request({ path, as: otherScheme(t) });
+  if (seen.status !== 404) return;
   const r = await t.request({ method: 'PUT', path, body: { vcs: 'subversion', vcs_url: source } });
   if (r.status !== 201) return;
   t.journal.record(`import into ${t.resources.import_repo}`, async () => {

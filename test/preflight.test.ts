@@ -9,7 +9,7 @@ import { referenceProfile } from '../reference/profile.js';
 import { runConformance } from '../src/runner.js';
 import type { CheckResult, RunResult } from '../src/model.js';
 import {
-  htmlBadGateway, passedOnNothing, rateLimitingOff, rateLimitingOffQuotas, refuseVendorMediaType, rejectTokens, serverErrors, startAlteredReference, type AlteredReference,
+  htmlBadGateway, passedOnNothing, rateLimitingOff, rateLimitingOffQuotas, refuseBearer, refuseVendorMediaType, rejectTokens, serverErrors, startAlteredReference, type AlteredReference,
 } from './helpers/altered-reference.js';
 
 const ids = (checks: CheckResult[], pick: (c: CheckResult) => boolean) => checks.filter(pick).map((c) => c.id).sort();
@@ -97,6 +97,19 @@ describe('a partial setup is one notice; only what depends on it is skipped', ()
     const refused = ids(r.checks, (c) => c.skipReason === 'media-type-refused');
     expect(refused).toContain('search.text-match-indices');
     expect(refused.filter((id) => !/^(search\.text-match|versioning\.media\.)/.test(id))).toEqual([]);
+    expect(r.counts.pass).toBeGreaterThan(50);
+    expect(passedOnNothing(r)).toEqual([]);
+  });
+
+  it('Bearer refused, `token` accepted: the run sends `token`, auth.bearer-and-token-schemes fails once, the per-endpoint scheme checks are skipped', async () => {
+    const front = await altered(refuseBearer);
+    const r = await runConformance({ profile: front.profile, allowWrites: true });
+    expect(r.stopped).toBeUndefined();
+    expect(r.notices).toEqual([expect.stringMatching(/refuses tokens sent as "Bearer <TOKEN>" with 401 and accepts them as "token <TOKEN>"/)]);
+    expect(failing(r)).toEqual(['auth.bearer-and-token-schemes']);
+    const refused = ids(r.checks, (c) => c.skipReason === 'bearer-refused');
+    expect(refused.length).toBeGreaterThan(10);
+    expect(refused.filter((id) => !id.startsWith('auth.token-scheme.'))).toEqual([]);
     expect(r.counts.pass).toBeGreaterThan(50);
     expect(passedOnNothing(r)).toEqual([]);
   });

@@ -81,6 +81,11 @@ export const rejectTokens = (...values: string[]): Alteration => ({
   },
 });
 
+/** Tokens sent as "Bearer <TOKEN>" refused with 401, as a target that knows only the `token` scheme would. */
+export const refuseBearer: Alteration = {
+  instead: (req) => (/^bearer /i.test(req.headers.authorization ?? '') ? json(401, { message: 'Bad credentials' }) : undefined),
+};
+
 /** A JSON answer's body changed by `edit`, for the answers `applies` picks. */
 const editJson = (applies: (req: IncomingMessage, answer: Answer) => boolean, edit: (body: Record<string, unknown>) => void): Alteration => ({
   change: (req, answer) => {
