@@ -73,13 +73,14 @@ describe('unit mapping', () => {
     expect(bad).toEqual([]);
   });
 
-  it('maps only to requirements that exist', () => {
-    const missing = [...ALL_UNITS.flatMap((u) => u.requirements ?? []), ...GAPS.flatMap((g) => g.partly ?? [])].filter((id) => !REQUIREMENT_IDS.has(id));
+  it('maps only to requirements that exist, and names observers only of units not shown', () => {
+    expect(ALL_UNITS.filter((u) => u.observedBy && u.reason?.kind !== 'not-shown').map((u) => u.id)).toEqual([]);
+    const missing = [...ALL_UNITS.flatMap((u) => [...(u.requirements ?? []), ...(u.observedBy ?? [])]), ...GAPS.flatMap((g) => g.partly ?? [])].filter((id) => !REQUIREMENT_IDS.has(id));
     expect(missing).toEqual([]);
   });
 
   it('maps every requirement from some unit', () => {
-    const mapped = new Set([...ALL_UNITS.flatMap((u) => u.requirements ?? []), ...GAPS.flatMap((g) => g.partly ?? [])]);
+    const mapped = new Set([...ALL_UNITS.flatMap((u) => [...(u.requirements ?? []), ...(u.observedBy ?? [])]), ...GAPS.flatMap((g) => g.partly ?? [])]);
     expect(REQUIREMENTS.map((r) => r.id).filter((id) => !mapped.has(id))).toEqual([]);
   });
 });

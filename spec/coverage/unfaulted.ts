@@ -7,7 +7,6 @@
 
 /** Mapped unit id -> why no fault breaks it yet. */
 export const UNITS_WITHOUT_FAULT: Readonly<Record<string, string>> = {
-  'd1.versioning.unshown': 'the behaviour is not shown, so no answer breaks it: the requirement records what the server does',
   'd2.service.imports-retired': 'missing: a fault answering the retired interface with something other than 503 (reference/areas/imports.ts and the retired mode)',
 };
 

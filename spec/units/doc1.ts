@@ -1,5 +1,5 @@
 /** Document 1 (conventions, search, notifications, events, rate limit), unit by unit, in the document's order. */
-import { gap, unchecked, unit, type Unit } from './types.js';
+import { gap, observed, unchecked, unit, type Unit } from './types.js';
 
 const OUT_NOTIFY = 'which reason a thread gets follows activity on issues, pull requests, workflows, teams and invitations, whose endpoints are not shown';
 
@@ -262,6 +262,7 @@ export const DOC1_UNITS: readonly Unit[] = [
   unit('d1.versioning.values', 'Values appearing in the interface: 2022-11-28 and 2026-03-10.', 'versioning.listed-versions'),
   unit('d1.versioning.media-types', 'Recommended media type: application/vnd.service+json; an older form application/vnd.service.v3+json also appears.', 'versioning.media-types'),
   unchecked('d1.versioning.self-hosted', 'On self-hosted installations versioning exists from server release 3.9 onward.', 'deployment', 'the server release of an installation is not visible over this API'),
-  unit('d1.versioning.unshown', 'Behaviour when the version header is omitted or names an unsupported version: not shown.', 'versioning.unshown-behaviour'),
+  observed('d1.versioning.unshown', 'Behaviour when the version header is omitted or names an unsupported version: not shown.',
+    'no answer can break it, so no one is failed for it; what the target does is recorded as info', 'versioning.unshown-behaviour'),
   unchecked('d1.versioning.list-unshown', 'The complete list of available versions: not shown.', 'not-shown', 'the spec says not shown'),
 ];

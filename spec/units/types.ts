@@ -32,6 +32,8 @@ export interface Unit {
   requirements?: readonly string[];
   /** Why no requirement can enforce it over HTTP. */
   reason?: { kind: ReasonKind; why: string };
+  /** With a `not-shown` reason: requirements whose checks record what the server does there, as info only. */
+  observedBy?: readonly string[];
 }
 
 /** A unit enforced by requirements. */
@@ -39,6 +41,9 @@ export const unit = (id: string, text: string, ...requirements: string[]): Unit 
 
 /** A unit that cannot be checked over HTTP, and why. */
 export const unchecked = (id: string, text: string, kind: ReasonKind, why: string): Unit => ({ id, text, reason: { kind, why } });
+
+/** A unit whose behaviour is not shown, so nothing enforces it; the requirements' checks record it as info. */
+export const observed = (id: string, text: string, why: string, ...observedBy: string[]): Unit => ({ id, text, reason: { kind: 'not-shown', why }, observedBy });
 
 /** A unit stating server behaviour no requirement enforces yet; spec/units/gaps.ts says what is missing. */
 export const gap = (id: string, text: string): Unit => ({ id, text });
