@@ -112,7 +112,7 @@ describe('a partial setup is one notice; only what depends on it is skipped', ()
     expect(refused.filter((id) => !id.startsWith('auth.token-scheme.'))).toEqual([]);
     expect(r.counts.pass).toBeGreaterThan(50);
     expect(passedOnNothing(r)).toEqual([]);
-  });
+  }, 120_000);
 
   it('rate limiting off: no check fails; the rate-limit checks are skipped naming it, the versioning checks pass', async () => {
     const front = await altered(rateLimitingOff, { quotas: rateLimitingOffQuotas });
