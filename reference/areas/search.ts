@@ -35,6 +35,7 @@ export const searchArea: AreaModule<SearchState> = {
     { id: 'search-code-other-branches', requirement: 'search.code-default-branch', effect: 'Code search also finds files on other branches.' },
     { id: 'search-code-large-files-indexed', requirement: 'search.code-file-size', effect: 'Code search also finds files of 384 KB and more.' },
     { id: 'search-commits-other-branches', requirement: 'search.commits-default-branch', effect: 'Commit search also finds commits on other branches.' },
+    { id: 'search-labels-unknown-repository-422', requirement: 'errors.not-found', effect: 'Label search with a repository_id naming no repository answers 422 instead of 404.', endpoints: ['search.labels'] },
     { id: 'search-labels-without-repository-accepted', requirement: 'search.labels-repository-id', effect: 'Label search without repository_id searches every repository.' },
     { id: 'search-score-ascending', requirement: 'search.best-match-descending', effect: 'The default ordering is best match ascending.' },
     { id: 'search-per-page-uncapped', requirement: 'search.per-page-max-100', effect: 'per_page above 100 is honoured.' },
@@ -81,7 +82,12 @@ export const searchArea: AreaModule<SearchState> = {
         return invalid(ctx, [{ resource: 'Search', field: 'repository_id', code: 'invalid', message: 'repository_id must be an integer' }]);
       }
       // A repository the caller may not see does not exist for them.
-      if (!visibleRepos(ctx).has(id)) return notFound();
+      if (!visibleRepos(ctx).has(id)) {
+        if (!ctx.state.world.repoById(id) && ctx.fault('search-labels-unknown-repository-422')) {
+          return invalid(ctx, [{ resource: 'Search', field: 'repository_id', code: 'invalid', message: 'repository_id names no repository' }]);
+        }
+        return notFound();
+      }
       return runSearch(ctx, labelKind, labels.filter((l) => l.repoId === id));
     },
   },

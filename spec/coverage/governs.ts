@@ -156,6 +156,8 @@ export const GOVERNS: Readonly<Record<string, Governs>> = {
   'alerts.no-advanced-security-403': { endpoints: ['code-scanning.repo-alerts', 'code-scanning.alert'] },
   'alerts.update-archived-403': { endpoints: ['code-scanning.alert-update'] },
   'alerts.not-found-404': { endpoints: ['code-scanning.org-alerts', 'code-scanning.alert', 'code-scanning.alert-update'] },
+  // The alert reads whose rows list 304 (the organization listing's lists 200, 404, 503).
+  'alerts.not-modified-304': { endpoints: ['code-scanning.repo-alerts', 'code-scanning.alert'] },
   'alerts.repository-in-org-listing': { endpoints: ['code-scanning.org-alerts'] },
   'alerts.org-default-branch': { endpoints: ['code-scanning.org-alerts'] },
   'alerts.org-owner-or-security-manager': { endpoints: ['code-scanning.org-alerts'] },

@@ -389,6 +389,7 @@ const FAULT_CHECKS: Record<string, (get: Get) => Promise<void>> = {
   'search-code-large-files-indexed': async (get) => expect(await total(get, 'code', 'hugefixturemarker')).toBe(0),
   'search-commits-other-branches': async (get) => expect(await total(get, 'commits', 'fluxcapacitor')).toBe(0),
   'search-labels-without-repository-accepted': async (get) => expect422(await search(get, 'labels', 'bug')),
+  'search-labels-unknown-repository-422': async (get) => expect((await search(get, 'labels', 'bug', '&repository_id=2147483647')).status).toBe(404),
   'search-score-ascending': async (get) => {
     const scores = await bestMatchScores(get, 'issues', 'widget', '');
     expect(scores.every((x, i) => i === 0 || scores[i - 1]! >= x)).toBe(true);
