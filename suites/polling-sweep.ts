@@ -6,10 +6,12 @@
  * check of the sweep finds its read among the replies the run already had (`reuse`), and the client's
  * pacing waits out the largest interval once, before the first conditional request, not once per endpoint.
  */
+import { CATALOGUE } from '../spec/catalogue.js';
 import type { Reply } from '../src/client.js';
 import type { CheckContext, CheckSpec } from '../src/suite.js';
 import { login, TIMELINES } from './event-timelines.js';
 import { counter, status } from './rate-limit.js';
+import { REQUESTS } from './requests.js';
 
 type Needs = NonNullable<CheckSpec['needs']>;
 
@@ -145,27 +147,40 @@ const ALERT_READS: { endpoint: string; path(t: CheckContext): Promise<string> }[
 ];
 
 /**
- * "304 | not modified (alert reads)": the read sent back with its own validator. Which validator an
- * alert read carries is not stated, so one with neither shows nothing. Read afresh: the run's
- * writes changed alerts earlier (they are put back only at its end).
+ * A read sent back with whichever validator it carries, judged by judgeNotModified. Where the spec
+ * does not state that the endpoint sends one, an answer with neither shows nothing.
  */
+async function ownValidatorNotModified(t: CheckContext, path: string, reuse: boolean): Promise<void> {
+  const first = await t.request({ path, reuse });
+  if (first.status !== 200) return t.skip('inconclusive', `GET ${path} answered ${first.status}: nothing to read again`);
+  const validator: Validator | undefined = first.headers.etag ? 'etag' : first.headers['last-modified'] ? 'last-modified' : undefined;
+  if (!validator) return t.skip('inconclusive', `GET ${path} carries neither ETag nor Last-Modified (the spec does not state one here): no conditional request to make`);
+  const sent = first.headers[validator]!;
+  const again = await t.request({ path, headers: { [CONDITION[validator]]: sent }, poll: true });
+  judgeNotModified(t, path, validator, sent, again);
+}
+
+/** "304 | not modified (alert reads)", read afresh: the run's writes changed alerts earlier (they are put back only at its end). */
 const alertNotModified = (read: (typeof ALERT_READS)[number]): CheckSpec => ({
   id: `alerts.not-modified-304.${read.endpoint}`, title: `${read.endpoint} answers 304 to a conditional request when nothing changed`,
   requirement: 'alerts.not-modified-304', needs: { tokens: ['classic'], resources: ['public_repo'] },
-  async run(t) {
-    const path = await read.path(t);
-    const first = await t.request({ path });
-    if (first.status !== 200) return t.skip('inconclusive', `GET ${path} answered ${first.status}: nothing to read again`);
-    const validator: Validator | undefined = first.headers.etag ? 'etag' : first.headers['last-modified'] ? 'last-modified' : undefined;
-    if (!validator) return t.skip('inconclusive', `GET ${path} carries neither ETag nor Last-Modified (not stated for alert reads): no conditional request to make`);
-    const sent = first.headers[validator]!;
-    const again = await t.request({ path, headers: { [CONDITION[validator]]: sent }, poll: true });
-    judgeNotModified(t, path, validator, sent, again);
-  },
+  run: async (t) => ownValidatorNotModified(t, await read.path(t), false),
+});
+
+/**
+ * "304 | Not modified (conditional request, nothing changed)" on the searches whose rows list 304.
+ * The read is the search the schema check already made (`reuse`), so only the conditional request
+ * is sent, and a 304 consumes no search ("304 answers to conditional requests do not consume the rate limit").
+ */
+const searchNotModified = (endpoint: string): CheckSpec => ({
+  id: `conditional.search-304.${endpoint}`, title: `${endpoint} answers 304 to a conditional request when nothing changed`,
+  requirement: 'cond.etag-304', needs: { tokens: ['classic'], resources: REQUESTS[endpoint]!.needs },
+  run: async (t) => ownValidatorNotModified(t, await REQUESTS[endpoint]!.path(t), true),
 });
 
 export const pollingSweep = (): CheckSpec[] => [
   ...NOTIFICATION_READS.filter((p) => p.endpoint === 'notifications.thread' || p.endpoint === 'notifications.subscription').map(lastModified304),
   ...POLLED.map(notCounted),
   ...ALERT_READS.map(alertNotModified),
+  ...CATALOGUE.filter((e) => e.area === 'search' && e.statuses?.includes(304)).map((e) => searchNotModified(e.id)),
 ];

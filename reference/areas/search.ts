@@ -49,6 +49,9 @@ export const searchArea: AreaModule<SearchState> = {
       { id: `search-${k}-anonymous-refused`, requirement: 'auth.anonymous-public-data', effect: `${k} search answers 401 to anonymous callers.` },
       { id: `search-${k}-text-match-ignored`, requirement: 'search.text-match-opt-in', effect: `The text-match media type adds no text_matches to ${k} search.` },
     ]),
+    // Conditional-request faults of one endpoint are named after its catalogue id (reference/server.ts).
+    ...(['code', 'commits', 'issues', 'labels'] as const).map((k): Fault => (
+      { id: `search-${k}-if-none-match-ignored`, requirement: 'cond.etag-304', effect: `A matching If-None-Match on ${k} search is answered 200, never 304.`, endpoints: [`search.${k}`] })),
     { id: 'search-code-per-page-uncapped', requirement: 'search.per-page-max-100', effect: 'Code search honours per_page above 100.' },
     { id: 'search-commits-per-page-uncapped', requirement: 'search.per-page-max-100', effect: 'Commit search honours per_page above 100.' },
     { id: 'search-commits-text-match-property', requirement: 'search.text-match-opt-in', effect: 'Commit text matches name the property `commit.message`, not `message`.' },

@@ -66,8 +66,8 @@ export const GOVERNS: Readonly<Record<string, Governs>> = {
   'ratelimit.304-not-counted': { endpoints: [...EVENTS, ...NOTIFICATION_READS] },
   'ratelimit.exhausted-403': { endpoints: SEARCH },
   'cond.etag-quoted': { endpoints: EVENTS },
-  // /rate_limit lists 304 among its statuses: ETag polling applies there too.
-  'cond.etag-304': { endpoints: [...EVENTS, 'rate-limit.get'] },
+  // /rate_limit and the searches whose rows list 304 among their statuses: conditional requests apply there too.
+  'cond.etag-304': { endpoints: [...EVENTS, 'rate-limit.get', ...ids((e) => e.area === 'search' && !!e.statuses?.includes(304))] },
   'cond.last-modified-304': { endpoints: NOTIFICATION_READS },
   'poll.interval-header': { endpoints: [...NOTIFICATION_LISTS, ...EVENTS] },
 
