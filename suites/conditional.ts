@@ -1,6 +1,7 @@
 /** Conditional requests and polling: ETag / If-None-Match on events, Last-Modified / If-Modified-Since on notifications, X-Poll-Interval. */
 import type { Suite } from '../src/suite.js';
 import { ETAG_304_EVERY_TIMELINE } from './event-timelines.js';
+import { pollingSweep, VALIDATOR_READS } from './polling-sweep.js';
 
 export const conditionalSuite: Suite = {
   name: 'conditional',
@@ -57,7 +58,9 @@ export const conditionalSuite: Suite = {
         if (unseen.length === 2) t.skip('inconclusive', `no listing to look at: ${unseen.join(', ')}`);
       },
     },
+    VALIDATOR_READS,
     ETAG_304_EVERY_TIMELINE,
+    ...pollingSweep(),
     {
       id: 'conditional.rate-limit-304', title: 'GET /rate_limit answers 304 to its own ETag while nothing changed (304 is listed; calling it counts nothing)',
       requirement: 'cond.etag-304', needs: { tokens: ['classic'] },

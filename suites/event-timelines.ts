@@ -7,11 +7,12 @@ import { LIMITS } from '../spec/limits.js';
 import type { Reply } from '../src/client.js';
 import type { TokenName } from '../src/profile.js';
 import type { CheckContext, CheckSpec } from '../src/suite.js';
+import { link } from './alerts-http.js';
 
 interface EventBody { public: boolean; repo?: { name?: string } }
 type Needs = NonNullable<CheckSpec['needs']>;
 
-interface Timeline {
+export interface Timeline {
   /** Suffix of the catalogue id (events.<name>). */
   name: string;
   needs: Needs;
@@ -22,7 +23,7 @@ const withOrg: Needs = { tokens: ['classic'], resources: ['org'] };
 const withRepo: Needs = { tokens: ['classic'], resources: ['public_repo'] };
 const classic: Needs = { tokens: ['classic'] };
 
-const TIMELINES: Timeline[] = [
+export const TIMELINES: readonly Timeline[] = [
   { name: 'public', needs: classic, path: () => '/events' },
   { name: 'network', needs: withRepo, path: (t) => `/networks/${t.resources.public_repo}/events` },
   { name: 'org', needs: withOrg, path: (t) => `/orgs/${t.resources.org}/events` },
@@ -35,7 +36,7 @@ const TIMELINES: Timeline[] = [
 ];
 
 /** The classic token's login; timelines of a user are read as that user. */
-function login(t: CheckContext): string {
+export function login(t: CheckContext): string {
   const user = t.profile.tokens?.classic?.login;
   if (!user) return t.skip('missing-resource', "the profile does not name the classic token's login (tokens.classic.login)");
   return user;
@@ -239,12 +240,24 @@ const DAY = 86_400_000;
 /** Clock skew tolerated between the Date header and event timestamps. */
 const SKEW_MS = 60_000;
 
-/** "Timelines contain only events from the past 90 days", on each timeline: read to its end, judged by the server's Date. */
+/** The page number of a Link relation (e.g. rel="last"), read from its URL. */
+function linkedPage(reply: Reply, rel: string): number | undefined {
+  const url = link(reply, rel);
+  const page = url ? Number(new URL(url, 'http://relative.invalid').searchParams.get('page')) : Number.NaN;
+  return Number.isInteger(page) && page > 0 ? page : undefined;
+}
+
+/**
+ * "Timelines contain only events from the past 90 days", on each timeline: read to its end, judged by
+ * the server's Date. A timeline longer than a few pages is read at its first page and then at the
+ * last page its Link header names, where a newest-first timeline keeps its oldest events.
+ */
 const ageCheck = (tl: Timeline): CheckSpec => ({
   id: `events.age-90-days.${tl.name}`, title: `GET events.${tl.name} holds only events of the past 90 days`, requirement: 'events.age-90-days', needs: tl.needs,
   async run(t) {
     const path = tl.path(t, login(t));
-    for (let page = 1; page <= AGE_PAGES; page++) {
+    let page = 1;
+    for (let read = 0; read < AGE_PAGES; read++) {
       const got = await list(t, `${path}?per_page=${LIMITS.events.maxPerPage}&page=${page}`);
       if (!got) return t.skip('inconclusive', `GET ${path} page ${page} did not answer 200 with an array`);
       const now = got.reply.headers.date ? Date.parse(got.reply.headers.date) : Date.now();
@@ -252,8 +265,9 @@ const ageCheck = (tl: Timeline): CheckSpec => ({
       const old = (got.items as { created_at?: string }[]).filter((e) => Date.parse(String(e.created_at)) < oldest);
       if (old.length) return t.fail(`GET ${path} page ${page} holds ${old.length} events older than 90 days, e.g. created_at ${old[0]!.created_at}`);
       if (got.items.length < LIMITS.events.maxPerPage) return;
+      page = Math.max(page + 1, linkedPage(got.reply, 'last') ?? 0);
     }
-    t.skip('inconclusive', `GET ${path} goes on past ${AGE_PAGES} pages of 100; its oldest events were not reached`);
+    t.skip('inconclusive', `GET ${path} goes on past ${AGE_PAGES} pages of 100 and names no last page; its oldest events were not reached`);
   },
 });
 

@@ -7,7 +7,7 @@ interface Status { limit: number; remaining: number; reset: number; used: number
 interface RateLimit { resources: Record<string, Status>; rate?: Status }
 
 /** GET /rate_limit as the check's caller, or anonymously; skips the check when the target has rate limiting off (404 is listed). */
-async function status(t: CheckContext, anonymous = false): Promise<RateLimit | undefined> {
+export async function status(t: CheckContext, anonymous = false): Promise<RateLimit | undefined> {
   const r = await t.request({ path: '/rate_limit', ...(anonymous ? { as: null } : {}) });
   if (r.status === 404) return t.skip('inconclusive', 'GET /rate_limit answers 404 (rate limiting is disabled on this target)');
   if (!t.expectStatus(r, [200], 'GET /rate_limit')) return undefined;
@@ -24,7 +24,7 @@ async function status(t: CheckContext, anonymous = false): Promise<RateLimit | u
  * One counter of a category, as an integer; where the answer has none (its requiredness is not
  * shown) the check is left inconclusive, for a count compared with nothing shows nothing.
  */
-function counter(t: CheckContext, s: RateLimit | undefined, category: string, field: keyof Status): number | undefined {
+export function counter(t: CheckContext, s: RateLimit | undefined, category: string, field: keyof Status): number | undefined {
   if (!s) return undefined;
   const v = s.resources[category]?.[field];
   if (Number.isInteger(v)) return v;

@@ -10,6 +10,8 @@ import { endpointChecks } from './search-endpoints.js';
 interface Envelope { total_count: number; items: Record<string, unknown>[] }
 const enc = encodeURIComponent;
 const keyword = (t: CheckContext) => t.resources.search_keyword ?? 'test';
+/** A repository_id no repository is expected to have: the largest 32-bit integer. */
+const NO_SUCH_REPOSITORY_ID = 2_147_483_647;
 /** A search request; `reuse`: a search this run already had answered is not spent again (controls). */
 const searchRequest = (kind: string, q: string, extra = '', as?: RequestOptions['as']): RequestOptions =>
   ({ path: `/search/${kind}?q=${enc(q)}${extra}`, ...(as !== undefined ? { as } : {}), reuse: true });
@@ -88,6 +90,15 @@ export const searchSuite: Suite = {
       const control: RequestOptions = { path: `/search/labels?repository_id=${t.resources.label_repository_id}&q=${enc(keyword(t))}`, reuse: true };
       // Not among the search-specific 422 cases of document 1, so its message is not checked here.
       await expect422(t, searchRequest('labels', keyword(t)), control, 'GET /search/labels without repository_id', false);
+    }, { tokens: ['classic'], resources: ['label_repository_id'] }),
+    check('search.labels-unknown-repository-404', 'Label search for a repository_id naming no repository answers 404', 'errors.not-found', async (t) => {
+      const what = `GET /search/labels with repository_id=${NO_SUCH_REPOSITORY_ID}`;
+      const probe = await t.request({ path: `/search/labels?repository_id=${NO_SUCH_REPOSITORY_ID}&q=${enc(keyword(t))}` });
+      // The id is chosen to name no repository, but a target may have one: a success shows nothing about the 404.
+      if (probe.status >= 200 && probe.status < 300) return t.skip('inconclusive', `${what} answered ${probe.status}: a repository may have that id`);
+      // The control, the same search in the profile's repository, is the one search.labels-repository-id sent.
+      const control: RequestOptions = { path: `/search/labels?repository_id=${t.resources.label_repository_id}&q=${enc(keyword(t))}`, reuse: true };
+      await expectRefusal(t, { probe, control, expected: [404], what });
     }, { tokens: ['classic'], resources: ['label_repository_id'] }),
     check('search.inaccessible-resources-422', 'repo: naming something the caller cannot access is refused', 'search.inaccessible-resources-422', async (t) => {
       // The control is the same search by a token that can access the repository.

@@ -91,6 +91,9 @@ export const codeScanningArea: AreaModule<CodeScanningState> = {
     { id: 'alerts-no-ghas-listing-200', requirement: 'alerts.no-advanced-security-403', effect: 'Listing alerts of a repository without advanced security answers 200.' },
     { id: 'alerts-archived-patch-accepted', requirement: 'alerts.update-archived-403', effect: 'Updating an alert of an archived repository answers 200.' },
     { id: 'alerts-unknown-alert-500', requirement: 'alerts.not-found-404', effect: 'An unknown alert number answers 500 instead of 404.' },
+    // Conditional-request faults of one endpoint are named after its catalogue id (reference/server.ts).
+    { id: 'code-scanning-repo-alerts-if-none-match-ignored', requirement: 'alerts.not-modified-304', effect: 'A matching If-None-Match on the repository alert listing is answered 200, never 304.', endpoints: ['code-scanning.repo-alerts'] },
+    { id: 'code-scanning-alert-if-none-match-ignored', requirement: 'alerts.not-modified-304', effect: 'A matching If-None-Match on a single alert is answered 200, never 304.', endpoints: ['code-scanning.alert'] },
     { id: 'alerts-org-no-repository', requirement: 'alerts.repository-in-org-listing', effect: 'Organization listings lack `repository`.' },
     { id: 'alerts-org-pull-request-alerts', requirement: 'alerts.org-default-branch', effect: 'Organization listings include alerts found only on pull-request refs.' },
     { id: 'alerts-org-any-member', requirement: 'alerts.org-owner-or-security-manager', effect: 'Any organization member may list its alerts.' },

@@ -161,13 +161,11 @@ export const eventsArea: AreaModule<EventsState> = {
       { id: `events-${t}-page-ignored`, requirement: 'events.paging', effect: `The ${t} timeline ignores \`page\`: every page is the first.` },
       { id: `events-${t}-per-page-ignored`, requirement: 'events.paging', effect: `The ${t} timeline ignores \`per_page\`: every page holds the default 30.` },
       { id: `events-${t}-etag-unquoted`, requirement: 'cond.etag-quoted', effect: `The ${t} timeline sends its ETag without the required quotes.` },
+      { id: `events-${t}-older-than-90-days`, requirement: 'events.age-90-days', effect: `The ${t} timeline includes events older than 90 days.` },
     ]),
     // Only another user's organization dashboard is closed to anonymous callers.
     ...TIMELINES.filter((t) => t !== 'user-org').map((t): Fault => (
       { id: `events-${t}-anonymous-refused`, requirement: 'auth.anonymous-public-data', effect: `The ${t} timeline answers 401 to anonymous callers.` })),
-    // The timelines short enough for a check to page to their end on the reference.
-    ...(['network', 'repo', 'user', 'user-public'] as const).map((t): Fault => (
-      { id: `events-${t}-older-than-90-days`, requirement: 'events.age-90-days', effect: `The ${t} timeline includes events older than 90 days.` })),
     { id: 'auth-private-network-open', requirement: 'auth.no-token-404-or-403', effect: "A private repository's network events answer 200 to callers who cannot read it.", endpoints: ['events.network'] },
   ],
   createState,

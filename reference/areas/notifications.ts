@@ -86,6 +86,12 @@ function lastModified(ctx: HandlerContext, login: string): number {
   return ctx.state.notifications.changedAt.get(login) ?? ctx.state.startedAt;
 }
 
+/** "Polling: responses carry `Last-Modified`": a thread and its subscription change only with the caller's notifications. */
+function dated(ctx: HandlerContext, result: HandlerResult): HandlerResult {
+  result.lastModified = lastModified(ctx, ctx.caller.login!);
+  return result;
+}
+
 function renderThread(ctx: HandlerContext, t: Thread): Record<string, unknown> {
   const repoUrl = `${ctx.apiBase}/repos/${t.repo.owner}/${t.repo.name}`;
   const url = `${ctx.apiBase}/notifications/threads/${t.id}`;
@@ -234,6 +240,8 @@ export const notificationsArea: AreaModule<NotificationsState> = {
     { id: 'notifications-subscription-default-ignored', requirement: 'notifications.subscription-ignored-default', effect: 'PUT on a subscription without `ignored` ignores the thread.' },
     { id: 'notifications-variants-any-token', requirement: 'notifications.classic-only', effect: 'Notification endpoints other than GET /notifications admit fine-grained and app tokens.' },
     { id: 'notifications-user-202-no-message', requirement: 'notifications.accepted-message', effect: 'The 202 of PUT /notifications (user-wide) has no message.' },
+    { id: 'notifications-thread-if-modified-since-ignored', requirement: 'cond.last-modified-304', effect: 'A matching If-Modified-Since on a thread is answered 200, never 304.', endpoints: ['notifications.thread'] },
+    { id: 'notifications-subscription-if-modified-since-ignored', requirement: 'cond.last-modified-304', effect: 'A matching If-Modified-Since on a subscription is answered 200, never 304.', endpoints: ['notifications.subscription'] },
     { id: 'notifications-repo-no-last-modified', requirement: 'cond.last-modified-304', effect: 'The repository variant carries no Last-Modified, so it never answers 304.' },
     { id: 'notifications-repo-no-poll-interval', requirement: 'poll.interval-header', effect: 'The repository variant carries no X-Poll-Interval.' },
     { id: 'notifications-user-mark-read-200', requirement: 'notifications.mark-read', effect: 'PUT /notifications (user-wide) answers 200 instead of 205.' },
@@ -257,7 +265,7 @@ export const notificationsArea: AreaModule<NotificationsState> = {
     },
     'notifications.thread': (ctx) => {
       const t = ownThread(ctx);
-      return t ? json(200, renderThread(ctx, t)) : notFound();
+      return t ? dated(ctx, json(200, renderThread(ctx, t))) : notFound();
     },
     'notifications.thread-mark-read': (ctx) => {
       const t = ownThread(ctx);
@@ -271,7 +279,7 @@ export const notificationsArea: AreaModule<NotificationsState> = {
     },
     'notifications.subscription': (ctx) => {
       const t = ownThread(ctx);
-      return t?.subscription ? json(200, renderSubscription(ctx, t, t.subscription)) : notFound();
+      return t?.subscription ? dated(ctx, json(200, renderSubscription(ctx, t, t.subscription))) : notFound();
     },
     'notifications.subscription-set': (ctx) => {
       const t = ownThread(ctx);

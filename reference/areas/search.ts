@@ -35,6 +35,7 @@ export const searchArea: AreaModule<SearchState> = {
     { id: 'search-code-other-branches', requirement: 'search.code-default-branch', effect: 'Code search also finds files on other branches.' },
     { id: 'search-code-large-files-indexed', requirement: 'search.code-file-size', effect: 'Code search also finds files of 384 KB and more.' },
     { id: 'search-commits-other-branches', requirement: 'search.commits-default-branch', effect: 'Commit search also finds commits on other branches.' },
+    { id: 'search-labels-unknown-repository-422', requirement: 'errors.not-found', effect: 'Label search with a repository_id naming no repository answers 422 instead of 404.', endpoints: ['search.labels'] },
     { id: 'search-labels-without-repository-accepted', requirement: 'search.labels-repository-id', effect: 'Label search without repository_id searches every repository.' },
     { id: 'search-score-ascending', requirement: 'search.best-match-descending', effect: 'The default ordering is best match ascending.' },
     { id: 'search-per-page-uncapped', requirement: 'search.per-page-max-100', effect: 'per_page above 100 is honoured.' },
@@ -48,6 +49,9 @@ export const searchArea: AreaModule<SearchState> = {
       { id: `search-${k}-anonymous-refused`, requirement: 'auth.anonymous-public-data', effect: `${k} search answers 401 to anonymous callers.` },
       { id: `search-${k}-text-match-ignored`, requirement: 'search.text-match-opt-in', effect: `The text-match media type adds no text_matches to ${k} search.` },
     ]),
+    // Conditional-request faults of one endpoint are named after its catalogue id (reference/server.ts).
+    ...(['code', 'commits', 'issues', 'labels'] as const).map((k): Fault => (
+      { id: `search-${k}-if-none-match-ignored`, requirement: 'cond.etag-304', effect: `A matching If-None-Match on ${k} search is answered 200, never 304.`, endpoints: [`search.${k}`] })),
     { id: 'search-code-per-page-uncapped', requirement: 'search.per-page-max-100', effect: 'Code search honours per_page above 100.' },
     { id: 'search-commits-per-page-uncapped', requirement: 'search.per-page-max-100', effect: 'Commit search honours per_page above 100.' },
     { id: 'search-commits-text-match-property', requirement: 'search.text-match-opt-in', effect: 'Commit text matches name the property `commit.message`, not `message`.' },
@@ -81,7 +85,12 @@ export const searchArea: AreaModule<SearchState> = {
         return invalid(ctx, [{ resource: 'Search', field: 'repository_id', code: 'invalid', message: 'repository_id must be an integer' }]);
       }
       // A repository the caller may not see does not exist for them.
-      if (!visibleRepos(ctx).has(id)) return notFound();
+      if (!visibleRepos(ctx).has(id)) {
+        if (!ctx.state.world.repoById(id) && ctx.fault('search-labels-unknown-repository-422')) {
+          return invalid(ctx, [{ resource: 'Search', field: 'repository_id', code: 'invalid', message: 'repository_id names no repository' }]);
+        }
+        return notFound();
+      }
       return runSearch(ctx, labelKind, labels.filter((l) => l.repoId === id));
     },
   },

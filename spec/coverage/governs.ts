@@ -66,8 +66,8 @@ export const GOVERNS: Readonly<Record<string, Governs>> = {
   'ratelimit.304-not-counted': { endpoints: [...EVENTS, ...NOTIFICATION_READS] },
   'ratelimit.exhausted-403': { endpoints: SEARCH },
   'cond.etag-quoted': { endpoints: EVENTS },
-  // /rate_limit lists 304 among its statuses: ETag polling applies there too.
-  'cond.etag-304': { endpoints: [...EVENTS, 'rate-limit.get'] },
+  // /rate_limit and the searches whose rows list 304 among their statuses: conditional requests apply there too.
+  'cond.etag-304': { endpoints: [...EVENTS, 'rate-limit.get', ...ids((e) => e.area === 'search' && !!e.statuses?.includes(304))] },
   'cond.last-modified-304': { endpoints: NOTIFICATION_READS },
   'poll.interval-header': { endpoints: [...NOTIFICATION_LISTS, ...EVENTS] },
 
@@ -156,6 +156,8 @@ export const GOVERNS: Readonly<Record<string, Governs>> = {
   'alerts.no-advanced-security-403': { endpoints: ['code-scanning.repo-alerts', 'code-scanning.alert'] },
   'alerts.update-archived-403': { endpoints: ['code-scanning.alert-update'] },
   'alerts.not-found-404': { endpoints: ['code-scanning.org-alerts', 'code-scanning.alert', 'code-scanning.alert-update'] },
+  // The alert reads whose rows list 304 (the organization listing's lists 200, 404, 503).
+  'alerts.not-modified-304': { endpoints: ['code-scanning.repo-alerts', 'code-scanning.alert'] },
   'alerts.repository-in-org-listing': { endpoints: ['code-scanning.org-alerts'] },
   'alerts.org-default-branch': { endpoints: ['code-scanning.org-alerts'] },
   'alerts.org-owner-or-security-manager': { endpoints: ['code-scanning.org-alerts'] },

@@ -17,10 +17,6 @@ export interface FaultlessPairs {
 
 /** requirement -> governed endpoints no fault breaks yet, and why. */
 export const PAIRS_WITHOUT_FAULT: Readonly<Record<string, FaultlessPairs>> = {
-  'errors.not-found': {
-    endpoints: ['search.labels'],
-    why: 'missing: a fault answering a repository_id that names no repository with something other than 404 (reference/areas/search.ts)',
-  },
   'versioning.unshown-behaviour': { endpoints: ['events.public'], why: 'the behaviour is not shown, so no answer breaks it' },
   'imports.retired-503': {
     endpoints: ['imports.get', 'imports.start', 'imports.update', 'imports.cancel', 'imports.authors', 'imports.author-update', 'imports.large-files', 'imports.lfs'],

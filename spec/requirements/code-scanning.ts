@@ -7,6 +7,7 @@ export const CODE_SCANNING: Requirement[] = [
   req('alerts.update-archived-403', 'MUST', 2, 'Errors',
     'repository archived or feature missing (alert update)'),
   req('alerts.not-found-404', 'MUST', 2, 'Errors', '404 | resource not found (organization, alert, import, author)'),
+  req('alerts.not-modified-304', 'MUST', 2, 'Errors', '304 | not modified (alert reads)'),
   req('alerts.repository-in-org-listing', 'MUST', 2, 'Code scanning alert',
     'repository | repository object; present only in organization listings'),
   req('alerts.org-default-branch', 'MUST', 2, 'Endpoints',

@@ -108,14 +108,14 @@ export const DOC1_UNITS: readonly Unit[] = [
 
   // Search.
   unit('d1.search.code-row', 'GET | /search/code | q string required; sort string; order string; per_page integer (max 100); page integer | envelope with code items', 'search.q-required', 'search.per-page-max-100', 'resource.code-item'),
-  gap('d1.search.code-statuses', 'envelope with code items | 200, 304, 403, 422, 503'),
+  unit('d1.search.code-statuses', 'envelope with code items | 200, 304, 403, 422, 503', 'cond.etag-304', 'ratelimit.exhausted-403', 'search.validation-message'),
   unit('d1.search.commits-row', 'GET | /search/commits | q required; sort; order; per_page (max 100); page | envelope with commit items', 'search.q-required', 'search.per-page-max-100', 'resource.commit-item'),
-  gap('d1.search.commits-statuses', 'envelope with commit items | 200, 304'),
+  unit('d1.search.commits-statuses', 'envelope with commit items | 200, 304', 'cond.etag-304'),
   unit('d1.search.issues-row', 'GET | /search/issues | q required; sort; order; per_page (max 100); page | envelope with issue items', 'search.q-required', 'search.per-page-max-100', 'resource.issue-item'),
-  gap('d1.search.issues-statuses', 'envelope with issue items | 200, 304, 403, 422, 503'),
+  unit('d1.search.issues-statuses', 'envelope with issue items | 200, 304, 403, 422, 503', 'cond.etag-304', 'ratelimit.exhausted-403', 'search.validation-message'),
   unit('d1.search.labels-row', 'GET | /search/labels | repository_id integer required; q string required (keywords only, no qualifiers)', 'search.labels-repository-id'),
   unit('d1.search.labels-paging', 'sort; order; per_page (max 100); page | envelope with label items', 'search.per-page-max-100', 'resource.label-item'),
-  gap('d1.search.labels-statuses', 'envelope with label items | 200, 304, 403, 404, 422'),
+  unit('d1.search.labels-statuses', 'envelope with label items | 200, 304, 403, 404, 422', 'cond.etag-304', 'ratelimit.exhausted-403', 'errors.not-found', 'search.labels-repository-id'),
   unit('d1.search.repositories-row', 'GET | /search/repositories | q required; sort; order; per_page (max 100); page | envelope', 'search.q-required', 'search.per-page-max-100', 'resource.search-envelope'),
   unchecked('d1.search.unshown-defaults', 'Allowed values of `sort` and `order`, the default of `order`, and the defaults of `per_page` and `page` on the search endpoints: not shown.', 'not-shown', 'the spec says not shown'),
   unchecked('d1.search.repositories-unshown', 'Repository search: status codes and the allowed values of `sort`: not shown.', 'not-shown', 'the spec says not shown'),

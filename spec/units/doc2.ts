@@ -1,5 +1,5 @@
 /** Document 2 (code scanning, source imports, app-token permission matrix), unit by unit, in the document's order. */
-import { gap, unchecked, unit, type Unit } from './types.js';
+import { unchecked, unit, type Unit } from './types.js';
 
 const MATRIX_ROWS = 'the endpoints of this row are outside the catalogue: document 1 shows only their names ("not shown, except for their names in the permission matrix")';
 
@@ -159,7 +159,7 @@ export const DOC2_UNITS: readonly Unit[] = [
   unchecked('d2.errors.200', '200 | successful read or update', 'descriptive', 'names a status; each endpoint\'s success is enforced by its own units'),
   unit('d2.errors.201', '201 | import started', 'imports.put-with-vcs-importing'),
   unit('d2.errors.204', '204 | import cancelled', 'imports.delete'),
-  gap('d2.errors.304', '304 | not modified (alert reads)'),
+  unit('d2.errors.304', '304 | not modified (alert reads)', 'alerts.not-modified-304'),
   unit('d2.errors.403', '403 | repository lacks the advanced-security feature (alert listing and reads); repository archived or feature missing (alert update)', 'alerts.no-advanced-security-403', 'alerts.update-archived-403'),
   unit('d2.errors.404', '404 | resource not found (organization, alert, import, author)', 'alerts.not-found-404', 'imports.not-found-404'),
   unit('d2.errors.422', '422 | validation failed or endpoint spammed (import start, author mapping, LFS preference); import into a repository with workflow automation enabled', 'imports.vcs-url-required', 'imports.author-validation', 'imports.lfs-validation', 'imports.workflow-automation-422'),

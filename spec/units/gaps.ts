@@ -18,12 +18,6 @@ export const GAPS: readonly Gap[] = [
   { unit: 'd1.text-match.object-type', missing: 'text_matches[].object_type is the type name of that resource (never validated)' },
   { unit: 'd1.text-match.property', missing: 'text_matches[].property names a matched string property of that resource (never validated)' },
   { unit: 'd1.text-match.fragment', missing: 'text_matches[].fragment is a substring of that property\'s value containing the match (only indices inside fragment are checked)', partly: ['search.text-match-indices'] },
-  { unit: 'd1.search.code-statuses', missing: 'code search: 304 to a conditional request and 403 to a forbidden search are never provoked; no status outside the listed five is flagged', partly: ['search.validation-message'] },
-  { unit: 'd1.search.commits-statuses', missing: 'commit search answers only 200 or 304: 304 to a conditional request is never provoked' },
-  { unit: 'd1.search.issues-statuses', missing: 'issue search: 304 to a conditional request is never provoked', partly: ['search.validation-message', 'ratelimit.exhausted-403'] },
-  { unit: 'd1.search.labels-statuses', missing: 'label search: 404 for a repository_id naming no repository, 403 and 304 are never provoked', partly: ['search.labels-repository-id'] },
   { unit: 'd1.auth.scopes', missing: 'a classic token lacking the scope an endpoint needs (notifications or repo; security_events or public_repo; repo for imports) is refused with 404 or 403; never tried', partly: ['auth.no-token-404-or-403'] },
   { unit: 'd1.auth.search-authenticated-kinds', missing: 'basic, OAuth and client-ID-plus-secret callers get the authenticated search limit (30 a minute); only a classic token\'s limit is read' },
-  // Document 2.
-  { unit: 'd2.errors.304', missing: 'a conditional GET of the alert listing or a single alert answers 304 when nothing changed; no check sends one' },
 ];

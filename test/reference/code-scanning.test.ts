@@ -284,11 +284,17 @@ const numbers = (r: Reply) => (r.body as Alert[]).map((a) => a.number);
 const dismiss = (base: string, n: number, body: Record<string, unknown> = { state: 'dismissed', dismissed_reason: DISMISSED_REASONS[0] }) =>
   patch(base, `${WIDGETS}/${n}`, body);
 
+/** The read's ETag sent back in If-None-Match answers 304. */
+const notModified = async (b: string, path: string) =>
+  (await call(b, path, { headers: { 'if-none-match': (await call(b, path)).headers.etag! } })).status === 304;
+
 const PROBES: Record<string, Probe> = {
   'alerts-no-ghas-listing-200': async (b) => (await call(b, PLAIN)).status === 403,
   'alerts-archived-patch-accepted': async (b) =>
     (await patch(b, `${ARCHIVED}/${await firstOpen(b, ARCHIVED)}`, { state: 'dismissed', dismissed_reason: DISMISSED_REASONS[0] })).status === 403,
   'alerts-unknown-alert-500': async (b) => (await call(b, `${WIDGETS}/99999`)).status === 404,
+  'code-scanning-repo-alerts-if-none-match-ignored': async (b) => notModified(b, WIDGETS),
+  'code-scanning-alert-if-none-match-ignored': async (b) => notModified(b, `${WIDGETS}/${numbers(await call(b, WIDGETS))[0]}`),
   'alerts-org-no-repository': async (b) => (await call(b, ORG)).body.every((a: Alert) => typeof a.repository?.full_name === 'string'),
   'alerts-org-pull-request-alerts': async (b) => (await all(b, `${ORG}?per_page=100`)).every((a) => a.most_recent_instance.ref === 'refs/heads/main'),
   'alerts-org-any-member': async (b) => (await call(b, '/orgs/globex/code-scanning/alerts')).status === 404,

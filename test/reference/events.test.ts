@@ -131,8 +131,11 @@ const paged = (t: string): Probe => async (b) => {
 const quoted = (t: string): Probe => async (b) => /^"[^"]+"$/.test((await call(b, TIMELINE_PATHS[t]!)).headers.etag ?? '');
 const anonymous = (t: string): Probe => async (b) => (await call(b, TIMELINE_PATHS[t]!, { token: null })).status === 200;
 /** Every page of the timeline, read to its end, holds only events of the past 90 days. */
+/** Every page of the timeline, to the last its Link header names. */
 const recent = (t: string): Probe => async (b) => {
-  const pages = await Promise.all([1, 2, 3, 4, 5].map((p) => call(b, `${TIMELINE_PATHS[t]}?per_page=100&page=${p}`)));
+  const first = await call(b, `${TIMELINE_PATHS[t]}?per_page=100`);
+  const last = Number(/<[^>]*[?&]page=(\d+)[^>]*>;\s*rel="last"/.exec(first.headers.link ?? '')?.[1] ?? 1);
+  const pages = await Promise.all(Array.from({ length: last }, (_, i) => call(b, `${TIMELINE_PATHS[t]}?per_page=100&page=${i + 1}`)));
   return pages.flatMap((r) => r.body).every((e) => age(e) <= LIMITS.events.maxAgeDays * DAY);
 };
 
@@ -200,10 +203,15 @@ const PER_TIMELINE: Record<string, Probe> = {
   'events-user-public-anonymous-refused': anonymous('user-public'),
   'events-received-anonymous-refused': anonymous('received'),
   'events-received-public-anonymous-refused': anonymous('received-public'),
+  'events-public-older-than-90-days': recent('public'),
   'events-network-older-than-90-days': recent('network'),
+  'events-org-older-than-90-days': recent('org'),
   'events-repo-older-than-90-days': recent('repo'),
   'events-user-older-than-90-days': recent('user'),
+  'events-user-org-older-than-90-days': recent('user-org'),
   'events-user-public-older-than-90-days': recent('user-public'),
+  'events-received-older-than-90-days': recent('received'),
+  'events-received-public-older-than-90-days': recent('received-public'),
   'events-user-private-hidden': async (b) => (await call(b, '/users/mona/events?per_page=100')).body.some((e: { public: boolean }) => !e.public),
   'events-user-org-anonymous-open': async (b) => (await call(b, '/users/mona/events/orgs/acme', { token: null })).status === 404,
   'auth-sso-blocks-fine-grained': async (b) => (await call(b, '/orgs/acme/events', { token: TOKENS.fineGrained })).status === 200,

@@ -210,6 +210,14 @@ const PROBES: Record<string, Probe> = {
     const lm = (await call(b, '/repos/acme/widgets/notifications')).headers['last-modified'];
     return lm !== undefined && (await call(b, '/repos/acme/widgets/notifications', { headers: { 'if-modified-since': lm } })).status === 304;
   },
+  'notifications-thread-if-modified-since-ignored': async (b) => {
+    const lm = (await call(b, '/notifications/threads/2')).headers['last-modified'];
+    return lm !== undefined && (await call(b, '/notifications/threads/2', { headers: { 'if-modified-since': lm } })).status === 304;
+  },
+  'notifications-subscription-if-modified-since-ignored': async (b) => {
+    const lm = (await call(b, '/notifications/threads/2/subscription')).headers['last-modified'];
+    return lm !== undefined && (await call(b, '/notifications/threads/2/subscription', { headers: { 'if-modified-since': lm } })).status === 304;
+  },
   'notifications-repo-no-poll-interval': async (b) => Number((await call(b, '/repos/acme/widgets/notifications')).headers['x-poll-interval']) > 0,
   'notifications-user-mark-read-200': async (b) => (await call(b, '/notifications', { method: 'PUT', body: { last_read_at: '2000-01-01T00:00:00Z' } })).status === 205,
   'notifications-scope-ignored': async (b) => (await call(b, '/notifications', { token: TOKENS.classicPublic })).status === 403,

@@ -25,6 +25,11 @@ async function bestMatchScores(get: Get, kind: string, q: string, extra: string)
   const pages = await Promise.all([1, last].map((p) => search(get, kind, q, `${extra}&per_page=100&page=${p}`)));
   return pages.flatMap((r) => r.body.items.map((i: any) => i.score as number));
 }
+/** The search's ETag sent back in If-None-Match answers 304. */
+const notModified = async (get: Get, path: string) => {
+  const etag = (await get(path)).headers.etag!;
+  expect((await get(path, { headers: { 'if-none-match': etag } })).status).toBe(304);
+};
 const expect422 = (r: Reply) => {
   expect(r.status).toBe(422);
   expect(r.body.message).toBe(VALIDATION_FAILED);
@@ -389,6 +394,11 @@ const FAULT_CHECKS: Record<string, (get: Get) => Promise<void>> = {
   'search-code-large-files-indexed': async (get) => expect(await total(get, 'code', 'hugefixturemarker')).toBe(0),
   'search-commits-other-branches': async (get) => expect(await total(get, 'commits', 'fluxcapacitor')).toBe(0),
   'search-labels-without-repository-accepted': async (get) => expect422(await search(get, 'labels', 'bug')),
+  'search-code-if-none-match-ignored': async (get) => notModified(get, '/search/code?q=widget'),
+  'search-commits-if-none-match-ignored': async (get) => notModified(get, '/search/commits?q=widget'),
+  'search-issues-if-none-match-ignored': async (get) => notModified(get, '/search/issues?q=widget'),
+  'search-labels-if-none-match-ignored': async (get) => notModified(get, `/search/labels?q=widget&repository_id=${REPO_ID('acme/widgets')}`),
+  'search-labels-unknown-repository-422': async (get) => expect((await search(get, 'labels', 'bug', '&repository_id=2147483647')).status).toBe(404),
   'search-score-ascending': async (get) => {
     const scores = await bestMatchScores(get, 'issues', 'widget', '');
     expect(scores.every((x, i) => i === 0 || scores[i - 1]! >= x)).toBe(true);
