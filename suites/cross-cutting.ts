@@ -17,7 +17,7 @@ import { CATALOGUE, type Endpoint } from '../spec/catalogue.js';
 import { GOVERNS } from '../spec/coverage/governs.js';
 import { API_VERSIONS } from '../spec/vocabulary.js';
 import type { Reply, RequestOptions } from '../src/client.js';
-import type { TokenName } from '../src/profile.js';
+import { NOT_CLASSIC_TOKENS, type TokenName } from '../src/profile.js';
 import { expectRefusal, judgeRefusal } from '../src/refusal.js';
 import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
 import { ANONYMOUS, ensureImport, reach, skipWithoutImport, type UnchangingWrite } from './requests.js';
@@ -41,9 +41,6 @@ interface Rule {
    */
   run: (t: CheckContext, e: Endpoint, req: RequestOptions, again: () => Promise<void>) => Promise<void>;
 }
-
-/** Token kinds other than the classic personal access token. */
-const OTHER_TOKEN_KINDS: readonly TokenName[] = ['fine_grained', 'app_user', 'app_installation'];
 
 const line = (e: Endpoint, req: RequestOptions) => `${e.method} ${req.path.split('?')[0]}`;
 
@@ -129,7 +126,7 @@ const RULES: readonly Rule[] = [
     prefix: 'notifications.classic-only', requirement: 'notifications.classic-only', tokens: [], searchFree: true, applies: (e) => e.method !== 'GET',
     title: (e) => `${e.method} ${e.path} refuses tokens other than a classic personal access token`,
     async run(t, e, req, again) {
-      const others = OTHER_TOKEN_KINDS.filter((n) => t.profile.tokens?.[n]);
+      const others = NOT_CLASSIC_TOKENS.filter((n) => t.profile.tokens?.[n]);
       if (!others.length) return t.skip('missing-token', 'the profile names no fine_grained, app_user or app_installation token');
       const reached = await t.request(req);
       // No status is stated: the refusals of document 1's Authentication (401, 403, 404).
