@@ -83,6 +83,11 @@ async function resubscribe(t: CheckContext, req: RequestOptions): Promise<void> 
   await t.request({ method: 'PUT', path: req.path, body: { ignored: false } });
 }
 
+/** Ends the check as inconclusive when what `again` put back is not there: the next send would meet another state. */
+function putBack(t: CheckContext, reply: Reply, expected: readonly number[], what: string): void {
+  if (!expected.includes(reply.status)) t.skip('inconclusive', `${what} answered ${reply.status}, so the request could not be sent again to the state the control met`);
+}
+
 /** The import as a check of a read endpoint expects it: none left over, then a new one started and followed (journaled). */
 async function freshImport(t: CheckContext): Promise<void> {
   await t.request({ method: 'DELETE', path: `/repos/${t.resources.import_repo}/import` });
@@ -130,7 +135,9 @@ export const UNCHANGING_WRITES: Readonly<Record<string, UnchangingWrite>> = {
       await keepSubscription(t, id);
       return { method: 'DELETE', path };
     },
-    again: resubscribe,
+    async again(t, req) {
+      putBack(t, await t.request({ method: 'PUT', path: req.path, body: { ignored: false } }), [200], `PUT ${req.path} ignored=false`);
+    },
     restore: resubscribe,
   },
   // Marking read a thread that is read already: "unread | PATCH … | read" has nothing to move.
@@ -176,8 +183,8 @@ export const UNCHANGING_WRITES: Readonly<Record<string, UnchangingWrite>> = {
       });
       return { method: 'PUT', path, body: { vcs: 'subversion', vcs_url: source } };
     },
-    async again(t) {
-      await t.request({ method: 'DELETE', path: `/repos/${t.resources.import_repo}/import` });
+    async again(t, req) {
+      putBack(t, await t.request({ method: 'DELETE', path: req.path }), [204, 404], `DELETE ${req.path}`);
     },
     restore: freshImport,
   },
@@ -193,7 +200,10 @@ export const UNCHANGING_WRITES: Readonly<Record<string, UnchangingWrite>> = {
       if (!importSource(t)) return t.skip('missing-resource', 'the profile names no import_urls.ok to start the cancelled import again from');
       return { method: 'DELETE', path: `/repos/${t.resources.import_repo}/import` };
     },
-    again: ensureImport,
+    async again(t, req) {
+      await ensureImport(t);
+      putBack(t, await t.request({ path: req.path }), [200], `GET ${req.path} after starting the import again`);
+    },
     restore: ensureImport,
   },
   // Mapping an import author to the name and email it already has.
