@@ -6,6 +6,7 @@ import type { Endpoint } from '../spec/catalogue.js';
 import type { Reply, RequestOptions } from '../src/client.js';
 import type { ProfileResources } from '../src/profile.js';
 import type { CheckContext } from '../src/suite.js';
+import { journalImport, startedImport } from './imports-http.js';
 import { keepSubscription } from './notifications-http.js';
 
 export type Needs = (keyof ProfileResources)[];
@@ -160,8 +161,8 @@ export const UNCHANGING_WRITES: Readonly<Record<string, UnchangingWrite>> = {
       if (now === 'opt_in' || now === 'opt_out') return { method: 'PATCH', path: `${path}/lfs`, body: { use_lfs: now } };
       if (now !== 'undecided') return t.skip('missing-resource', `the import of ${t.resources.import_repo} shows use_lfs ${JSON.stringify(now)}: nothing to write back unchanged`);
       const set = await t.request({ method: 'PATCH', path: `${path}/lfs`, body: { use_lfs: 'opt_out' } });
-      t.journal.irreversible(`use_lfs of the import into ${t.resources.import_repo} set from undecided to opt_out`,
-        'no request value is shown that sets it back to undecided; it goes with the import where the run started that import');
+      // The run's own import is deleted at the end; another's keeps the preference.
+      if (!startedImport(t)) t.journal.irreversible(`use_lfs of the import into ${t.resources.import_repo} set from undecided to opt_out`, 'no request value is shown that sets it back to undecided');
       if (set.status !== 200) return t.skip('missing-resource', `PATCH ${path}/lfs opt_out answered ${set.status}: no preference to write back`);
       return { method: 'PATCH', path: `${path}/lfs`, body: { use_lfs: 'opt_out' } };
     },
@@ -178,9 +179,7 @@ export const UNCHANGING_WRITES: Readonly<Record<string, UnchangingWrite>> = {
       if (!source) return t.skip('missing-resource', 'the profile names no import_urls.ok to start an import from');
       // "DELETE import, then PUT import": a new import needs the old one gone.
       await t.request({ method: 'DELETE', path });
-      t.journal.record(`import into ${t.resources.import_repo}`, async () => {
-        await t.client.send({ method: 'DELETE', path });
-      });
+      journalImport(t);
       return { method: 'PUT', path, body: { vcs: 'subversion', vcs_url: source } };
     },
     async again(t, req) {
@@ -258,9 +257,7 @@ export async function ensureImport(t: CheckContext): Promise<void> {
   if (!source || (await t.request({ path })).status !== 404) return;
   const r = await t.request({ method: 'PUT', path, body: { vcs: 'subversion', vcs_url: source } });
   if (r.status !== 201) return;
-  t.journal.record(`import into ${t.resources.import_repo}`, async () => {
-    await t.client.send({ method: 'DELETE', path });
-  });
+  journalImport(t);
   // Follow it a few steps so authors and large files exist.
   for (let i = 0; i < 8; i++) await t.request({ path });
 }
