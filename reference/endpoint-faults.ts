@@ -22,9 +22,8 @@ const SCOPABLE: Readonly<Record<string, (e: Endpoint) => boolean>> = {
   'ratelimit-304-counted': all,
   'events-no-poll-interval': (e) => e.area === 'events',
   'notifications-no-poll-interval': (e) => e.area === 'notifications',
-  // Endpoints open to anyone (a private repository's events) refuse in their handler instead, and
-  // a write admitted without a token still has nobody to act as.
-  'auth-no-token-admitted': (e) => e.tokens !== 'anonymous-ok' && e.method === 'GET',
+  // Endpoints open to anyone (a private repository's events) refuse in their handler instead.
+  'auth-no-token-admitted': (e) => e.tokens !== 'anonymous-ok',
 };
 
 export function perEndpointFaults(faults: readonly Fault[]): Fault[] {

@@ -41,7 +41,7 @@ const CONVENTION_FAULTS: Fault[] = [
   { id: 'ratelimit-exhausted-429', requirement: 'ratelimit.exhausted-403', effect: 'Exhaustion is answered 429 instead of 403.' },
   { id: 'schema-user-id-string', requirement: 'resource.user', effect: 'User objects carry `id` as a string.' },
   { id: 'schema-repository-private-string', requirement: 'resource.repository', effect: 'Embedded repositories carry `private` as a string.' },
-  { id: 'auth-no-token-admitted', requirement: 'auth.no-token-404-or-403', effect: 'Endpoints that need a token serve callers without one.', endpoints: NEED_A_TOKEN },
+  { id: 'auth-no-token-admitted', requirement: 'auth.no-token-404-or-403', effect: 'Endpoints that need a token serve callers without one, as the account of the classic token.', endpoints: NEED_A_TOKEN },
   { id: 'auth-private-repo-open', requirement: 'auth.no-token-404-or-403', effect: "A private repository's events answer 200 to callers who cannot read it, anonymous included.", endpoints: ['events.repo'] },
   { id: 'notifications-any-token', requirement: 'notifications.classic-only', effect: 'Notification endpoints admit fine-grained and app tokens.' },
   { id: 'schema-subscription-ignored-string', requirement: 'resource.thread-subscription', effect: 'Thread subscriptions carry `ignored` as a string.' },

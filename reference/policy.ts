@@ -32,7 +32,6 @@ export function admit(endpoint: Endpoint, caller: Caller, fault: (id: string) =>
   const token = caller.token;
   if (endpoint.tokens === 'anonymous-ok') return undefined;
   if (!token) {
-    if (fault('auth-no-token-admitted')) return undefined;
     // "Without a token or with insufficient permissions the answer is 404 or 403."
     return endpoint.tokens === 'classic-only' ? error(401, 'Requires authentication') : error(404, 'Not Found');
   }

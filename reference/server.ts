@@ -157,7 +157,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
   if (fault('versioning-v3-media-refused') && accept.includes(names.mediaTypeV3)) {
     return finish(error(415, `Unsupported media type ${names.mediaTypeV3}`), rate);
   }
-  const authedCaller = auth.caller;
+  // The fault serves a caller without a token as the account of the reference's classic token, as a
+  // server that never asks who calls would.
+  const authedCaller = !auth.caller.token && endpoint.tokens !== 'anonymous-ok' && fault('auth-no-token-admitted')
+    ? actingAsClassic(state, auth.caller) : auth.caller;
 
   if (category) {
     const spent = state.rateLimiter.exhausted(rateKey, category, authenticated, rateKey);
@@ -219,6 +222,11 @@ function conditional(req: IncomingMessage, result: HandlerResult, fault: (id: st
   };
   if (notModified(conditions, { etag: `"${digest}"`, lastModified: headers['Last-Modified'] })) return { status: 304, headers };
   return { ...result, headers };
+}
+
+function actingAsClassic(state: ReferenceState, anonymous: Caller): Caller {
+  const token = [...state.world.tokens.values()].find((t) => t.role === 'classic')!;
+  return { ...anonymous, token, login: token.login };
 }
 
 /** With the fault, fine-grained and app user tokens meet single sign-on as a classic token never authorized would. */

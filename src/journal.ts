@@ -24,6 +24,11 @@ export class Journal {
     this.entries.push({ change, undo });
   }
 
+  /** Whether a change of that name is recorded and not yet undone. */
+  recorded(change: string): boolean {
+    return this.entries.some((e) => e.change === change);
+  }
+
   /** Records a change the API offers no way to undo. */
   irreversible(change: string, reason: string): void {
     this.leaks.push({ change, reason });

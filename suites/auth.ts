@@ -1,4 +1,5 @@
 /** Authentication: token schemes, refused passwords, 401s, 404/403 without access, permissions header, single sign-on, classic-only notifications. */
+import { NOT_CLASSIC_TOKENS } from '../src/profile.js';
 import { expectRefusal, judgeRefusal } from '../src/refusal.js';
 import type { Suite } from '../src/suite.js';
 import { compareSchemes } from './token-schemes.js';
@@ -151,7 +152,7 @@ export const authSuite: Suite = {
       id: 'auth.notifications-classic-only', title: 'Notification endpoints refuse tokens other than a classic personal access token', requirement: 'notifications.classic-only',
       needs: { tokens: ['classic'] },
       async run(t) {
-        const others = (['fine_grained', 'app_user', 'app_installation'] as const).filter((n) => t.profile.tokens?.[n]);
+        const others = NOT_CLASSIC_TOKENS.filter((n) => t.profile.tokens?.[n]);
         if (!others.length) return t.skip('missing-token', 'the profile names no fine_grained, app_user or app_installation token');
         const control = await t.request(NOTIFICATIONS);
         // No status is stated: the refusals of document 1's Authentication (401, 403, 404).

@@ -1,13 +1,15 @@
 /**
  * The conventions that hold for every endpoint (token schemes, invalid credentials, no token, error
- * bodies, API versions, media types) or a family of them (quoted ETags, X-Poll-Interval), checked on each endpoint the profile can reach: one check per
+ * bodies, API versions, media types) or a family of them (classic tokens and their scopes on the
+ * notification endpoints, quoted ETags, X-Poll-Interval), checked on each endpoint the profile can reach: one check per
  * (rule, endpoint), generated from the catalogue, so a report and the coverage matrix say which
  * endpoint broke which rule.
  *
  * A write is checked with a request that leaves the state as it found it (suites/requests.ts),
- * so the control and every probe, even one a broken server wrongly admits, change nothing. Left
- * out, for reasons given with the pairs in spec/coverage/exemptions.ts: writes no such request
- * exists for, the positive rules on search endpoints (four more searches per endpoint overrun the
+ * so the control and every probe, even one a broken server wrongly admits, change nothing; where no
+ * such request exists, with one whose change is put back before each further send and when the
+ * check is done. Left out, for reasons given with the pairs in spec/coverage/exemptions.ts: the
+ * positive rules on search endpoints (four more searches per endpoint overrun the
  * one search window a run may spend), and password probes (repeated attempts of the profile's user
  * are what the stated lockout punishes).
  */
@@ -15,11 +17,11 @@ import { CATALOGUE, type Endpoint } from '../spec/catalogue.js';
 import { GOVERNS } from '../spec/coverage/governs.js';
 import { API_VERSIONS } from '../spec/vocabulary.js';
 import type { Reply, RequestOptions } from '../src/client.js';
-import type { TokenName } from '../src/profile.js';
+import { NOT_CLASSIC_TOKENS, type TokenName } from '../src/profile.js';
 import { expectRefusal, judgeRefusal } from '../src/refusal.js';
 import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
 import { compareSchemes } from './token-schemes.js';
-import { ANONYMOUS, ensureImport, REQUESTS, skipWithoutImport, UNCHANGING_WRITES, type UnchangingWrite } from './requests.js';
+import { ANONYMOUS, ensureImport, reach, skipWithoutImport, type UnchangingWrite } from './requests.js';
 
 interface Rule {
   /** Check id prefix; the endpoint id follows it. */
@@ -36,8 +38,11 @@ interface Rule {
   vendorMediaType?: boolean;
   /** The check sends Bearer on purpose: where the target accepts only `token`, the preflight reports that once. */
   bearerScheme?: boolean;
-  /** `req`: the request that reaches the endpoint's success (a write's leaves the state as it found it). */
-  run: (t: CheckContext, e: Endpoint, req: RequestOptions) => Promise<void>;
+  /**
+   * `req`: the request that reaches the endpoint's success (a write's leaves the state as it found it,
+   * or is put back); `again` before each further send of it, so every probe finds what the control found.
+   */
+  run: (t: CheckContext, e: Endpoint, req: RequestOptions, again: () => Promise<void>) => Promise<void>;
 }
 
 const line = (e: Endpoint, req: RequestOptions) => `${e.method} ${req.path.split('?')[0]}`;
@@ -70,42 +75,77 @@ const RULES: readonly Rule[] = [
   {
     prefix: 'auth.token-scheme', requirement: 'auth.bearer-and-token-schemes', tokens: ['classic'], searchFree: false, bearerScheme: true,
     title: (e) => `${e.method} ${e.path} accepts the token as "token <TOKEN>" as it does as "Bearer <TOKEN>"`,
-    run: (t, e, req) => compareSchemes(t, req, e.success.status, line(e, req)),
+    run: (t, e, req, again) => compareSchemes(t, req, e.success.status, line(e, req), again),
   },
   {
     prefix: 'auth.invalid-401', requirement: 'auth.invalid-credentials-401', tokens: ['invalid'], searchFree: true,
     title: (e) => `${e.method} ${e.path} answers invalid credentials 401`,
-    async run(t, e, req) {
+    async run(t, e, req, again) {
       const reached = await t.request({ ...req, reuse: reuse(e) });
       skipWithoutImport(t, e, reached);
+      await again();
       await expectRefusal(t, { probe: { ...req, as: 'invalid' }, control: reached, expected: [401], what: `${line(e, req)} with an invalid token` });
     },
   },
   {
-    // Public timelines (a public repository's events) are open to anyone, and notification endpoints
-    // list 401, the errors table's "Requires authentication": the rule is checked where a token is required.
-    prefix: 'auth.no-token', requirement: 'auth.no-token-404-or-403', tokens: [], searchFree: true, applies: (e) => e.tokens === 'token-required',
-    title: (e) => `${e.method} ${e.path} answers a caller without a token 404 or 403`,
-    async run(t, e, req) {
+    // Public timelines (a public repository's events) are open to anyone: the rule is checked where a token is needed.
+    prefix: 'auth.no-token', requirement: 'auth.no-token-404-or-403', tokens: [], searchFree: true, applies: (e) => e.tokens !== 'anonymous-ok',
+    title: (e) => `${e.method} ${e.path} answers a caller without a token 404 or 403${e.area === 'notifications' ? ' (or 401)' : ''}`,
+    async run(t, e, req, again) {
       const reached = await t.request(req);
       skipWithoutImport(t, e, reached);
-      await expectRefusal(t, { probe: { ...req, as: null }, control: reached, expected: [403, 404], what: `${line(e, req)} without a token` });
+      await again();
+      // Notification endpoints list 401, which the errors table reads "Requires authentication": the
+      // answer to a caller without a token. A server following that table, or Authentication's "404
+      // or 403", is correct; any other answer, a success above all, is not.
+      const expected = e.area === 'notifications' ? [401, 403, 404] : [403, 404];
+      await expectRefusal(t, { probe: { ...req, as: null }, control: reached, expected, what: `${line(e, req)} without a token` });
     },
   },
   {
     prefix: 'errors.message', requirement: 'errors.message', tokens: ['invalid'], searchFree: true,
     title: (e) => `${e.method} ${e.path} answers an error with a message string`,
-    async run(t, e, req) {
+    async run(t, e, req, again) {
       // Invalid credentials: the one error every endpoint gives, and one no search window counts. The
       // control (the same request as the profile's caller, an earlier answer reused) shows the error is
       // the one asked for, not a refusal of everything (404 everywhere, 406 to the media type).
       const reached = await t.request({ ...req, reuse: true });
       skipWithoutImport(t, e, reached);
+      await again();
       const reply = await t.request({ ...req, as: 'invalid' });
       const { verdict, reason } = judgeRefusal(reply.status, reached.status);
       if (verdict !== 'refused') return t.skip('inconclusive', `${line(e, req)} with an invalid token: ${reason}`);
       const message = (reply.json as { message?: unknown } | undefined)?.message;
       if (typeof message !== 'string') t.fail(`${line(e, req)} answered ${reply.status} without a message string: ${reply.text.slice(0, 120)}`);
+    },
+  },
+  {
+    // The reads are checked by auth.notifications-classic-only and notifications.classic-only-variants.
+    prefix: 'notifications.classic-only', requirement: 'notifications.classic-only', tokens: [], searchFree: true, applies: (e) => e.method !== 'GET',
+    title: (e) => `${e.method} ${e.path} refuses tokens other than a classic personal access token`,
+    async run(t, e, req, again) {
+      const others = NOT_CLASSIC_TOKENS.filter((n) => t.profile.tokens?.[n]);
+      if (!others.length) return t.skip('missing-token', 'the profile names no fine_grained, app_user or app_installation token');
+      const reached = await t.request(req);
+      // No status is stated: the refusals of document 1's Authentication (401, 403, 404).
+      for (const as of others) {
+        await again();
+        await expectRefusal(t, { probe: { ...req, as }, control: reached, expected: [401, 403, 404], what: `${line(e, req)} with the ${as} token` });
+      }
+    },
+  },
+  {
+    // The two listings are checked by notifications.scopes.
+    prefix: 'notifications.scopes', requirement: 'notifications.scopes', tokens: ['classic_public'], searchFree: true, applies: (e) => !e.perPage,
+    title: (e) => `${e.method} ${e.path} refuses a classic token holding neither of its scopes`,
+    async run(t, e, req, again) {
+      const held = t.profile.tokens?.classic_public?.scopes;
+      if (!held || held.some((s) => e.scopes?.includes(s))) {
+        return t.skip('missing-token', `tokens.classic_public.scopes is ${JSON.stringify(held)}: not declared without ${e.scopes?.join(' and ')}`);
+      }
+      const reached = await t.request(req);
+      await again();
+      await expectRefusal(t, { probe: { ...req, as: 'classic_public' }, control: reached, expected: [403, 404], what: `${line(e, req)} with scopes ${held.join(', ')}` });
     },
   },
   {
@@ -134,9 +174,10 @@ const RULES: readonly Rule[] = [
   {
     prefix: 'versioning.versions', requirement: 'versioning.listed-versions', tokens: [], searchFree: false,
     title: (e) => `${e.method} ${e.path} accepts both listed API versions`,
-    async run(t, e, req) {
+    async run(t, e, req, again) {
       if (!(await control(t, e, req))) return;
       for (const v of API_VERSIONS) {
+        await again();
         const reply = await t.request({ ...req, headers: { [t.names.apiVersionHeader]: v } });
         expectAccepted(t, e, req, reply, `${t.names.apiVersionHeader}: ${v}`, `Versioning: values appearing in the interface: ${API_VERSIONS.join(' and ')}`);
       }
@@ -145,24 +186,17 @@ const RULES: readonly Rule[] = [
   {
     prefix: 'versioning.media', requirement: 'versioning.media-types', tokens: [], searchFree: false, vendorMediaType: true,
     title: (e) => `${e.method} ${e.path} accepts the recommended and the older media type`,
-    async run(t, e, req) {
+    async run(t, e, req, again) {
       const controlReply = await control(t, e, req);
       if (!controlReply) return;
       for (const accept of [t.names.mediaType, t.names.mediaTypeV3]) {
         // The recommended type is the client's default Accept: that request is the control's own.
-        const reply = accept === t.client.accept ? controlReply : await t.request({ ...req, headers: { accept } });
+        const reply = accept === t.client.accept ? controlReply : (await again(), await t.request({ ...req, headers: { accept } }));
         expectAccepted(t, e, req, reply, `accept: ${accept}`, 'Versioning: the recommended media type and the older form');
       }
     },
   },
 ];
-
-/** How a check reaches an endpoint: a GET the shared requests build, or a write that changes nothing. */
-function reach(e: Endpoint): UnchangingWrite | undefined {
-  if (e.method !== 'GET') return UNCHANGING_WRITES[e.id];
-  const how = REQUESTS[e.id];
-  return how && { needs: how.needs, request: async (t) => ({ path: await how.path(t) }) };
-}
 
 function check(rule: Rule, e: Endpoint, how: UnchangingWrite): CheckSpec {
   const identity: TokenName[] = ANONYMOUS.has(e.id) ? [] : ['classic'];
@@ -180,7 +214,12 @@ function check(rule: Rule, e: Endpoint, how: UnchangingWrite): CheckSpec {
     },
     async run(t) {
       if (e.area === 'imports' && t.writesAllowed) await ensureImport(t);
-      await rule.run(t, e, await how.request(t));
+      const req = await how.request(t);
+      try {
+        await rule.run(t, e, req, async () => how.again?.(t, req));
+      } finally {
+        await how.restore?.(t, req);
+      }
     },
   };
 }
@@ -195,6 +234,6 @@ export const CROSS_CUTTING_CHECKS: readonly CheckSpec[] = RULES.flatMap((rule) =
 
 export const crossCuttingSuite: Suite = {
   name: 'cross-cutting',
-  description: 'Token schemes, invalid credentials, no token, error bodies, API versions and media types, on every endpoint reached without a change.',
+  description: 'Token schemes, invalid credentials, no token, error bodies, API versions and media types, classic tokens and scopes on notifications, on every endpoint reached without a lasting change.',
   checks: () => [...CROSS_CUTTING_CHECKS],
 };

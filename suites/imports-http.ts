@@ -30,6 +30,23 @@ export function url(t: CheckContext, course: string): string {
   return u;
 }
 
+const importChange = (repo: string) => `import into ${repo}`;
+
+/** Journals the import in a repository for deletion at the end of the run. */
+export function journalImport(t: CheckContext, repo = t.resources.import_repo!): void {
+  const path = importPath(t, repo);
+  t.journal.record(importChange(repo), async () => {
+    const d = await t.client.send({ method: 'DELETE', path });
+    if (d.status !== 204 && d.status !== 404) throw new Error(`DELETE answered ${d.status}`);
+  });
+}
+
+/**
+ * Whether the run started an import in the repository: a start succeeds only where no import is, so
+ * whatever import the repository holds since is the run's own, deleted at the end.
+ */
+export const startedImport = (t: CheckContext, repo = t.resources.import_repo!) => t.journal.recorded(importChange(repo));
+
 /** Starts an import from nothing (deleting any left over), journaled for deletion at the end. */
 export async function start(t: CheckContext, body: Record<string, unknown>, repo = t.resources.import_repo!): Promise<Reply> {
   const path = importPath(t, repo);
@@ -38,12 +55,7 @@ export async function start(t: CheckContext, body: Record<string, unknown>, repo
   if (existing.status === 200) await t.request({ method: 'DELETE', path });
   const r = await t.request({ method: 'PUT', path, body });
   if (r.status === 503) return t.skip('feature-retired', 'the source import interface answers 503 (retired)');
-  if (r.status === 201) {
-    t.journal.record(`import into ${repo}`, async () => {
-      const d = await t.client.send({ method: 'DELETE', path });
-      if (d.status !== 204 && d.status !== 404) throw new Error(`DELETE answered ${d.status}`);
-    });
-  }
+  if (r.status === 201) journalImport(t, repo);
   return r;
 }
 

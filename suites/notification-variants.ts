@@ -6,7 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LIMITS } from '../spec/limits.js';
-import type { TokenName } from '../src/profile.js';
+import { NOT_CLASSIC_TOKENS } from '../src/profile.js';
 import { expectRefusal } from '../src/refusal.js';
 import type { CheckContext, CheckSpec } from '../src/suite.js';
 import { ignoreFirstThread, threads, type Subscription, type Thread } from './notifications-http.js';
@@ -145,7 +145,7 @@ export const notificationReadChecks: CheckSpec[] = [
     id: 'notifications.classic-only-variants', title: 'The repository listing, a thread and its subscription refuse tokens other than a classic one; the classic token reads them',
     requirement: 'notifications.classic-only', needs: CLASSIC,
     async run(t) {
-      const others = (['fine_grained', 'app_user', 'app_installation'] as const).filter((n) => t.profile.tokens?.[n]);
+      const others = NOT_CLASSIC_TOKENS.filter((n) => t.profile.tokens?.[n]);
       if (!others.length) return t.skip('missing-token', 'the profile names no fine_grained, app_user or app_installation token');
       const id = (await threads(t, '/notifications?all=true&per_page=1'))?.[0]?.id;
       const paths = [
@@ -157,7 +157,7 @@ export const notificationReadChecks: CheckSpec[] = [
         // The control: a refusal counts only where the classic token is admitted.
         if ((await t.request({ path })).status !== 200) continue;
         probed += 1;
-        for (const as of others as readonly TokenName[]) {
+        for (const as of others) {
           const r = await t.request({ path, as });
           if (r.status >= 200 && r.status < 300) t.fail(`GET ${path} with the ${as} token answered ${r.status}`);
         }

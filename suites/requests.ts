@@ -1,11 +1,13 @@
 /**
- * How to reach each GET endpoint with the profile's resources, shared by every suite that requests
+ * How to reach each endpoint with the profile's resources, shared by every suite that requests
  * a catalogue endpoint as such (schema conformance, the cross-cutting rules checked per endpoint).
  */
 import type { Endpoint } from '../spec/catalogue.js';
 import type { Reply, RequestOptions } from '../src/client.js';
 import type { ProfileResources } from '../src/profile.js';
 import type { CheckContext } from '../src/suite.js';
+import { journalImport, startedImport } from './imports-http.js';
+import { keepSubscription } from './notifications-http.js';
 import { otherScheme } from './token-schemes.js';
 
 export type Needs = (keyof ProfileResources)[];
@@ -49,11 +51,49 @@ export const REQUESTS: Readonly<Record<string, EndpointRequest>> = {
   'imports.large-files': { needs: ['import_repo'], path: (t) => `/repos/${t.resources.import_repo}/import/large_files` },
 };
 
-/** A write that leaves the state as it found it: what a check varying a write's credentials or headers sends. */
+/**
+ * A write that leaves the state as it found it: what a check varying a write's credentials or headers
+ * sends. Where no such write exists, one whose change is journaled and put back: `again` before each
+ * further send, `restore` when the check is done, so later checks find the target as it was.
+ */
 export interface UnchangingWrite {
   needs: Needs;
   /** The request, built from what it reads first; skips the check when nothing can be written back unchanged. */
   request: (t: CheckContext) => Promise<RequestOptions>;
+  /** Puts back what one admitted request changed, so the same request, sent again, finds what the first found. */
+  again?: (t: CheckContext, req: RequestOptions) => Promise<void>;
+  /** Puts back what the check's requests changed once it is done. */
+  restore?: (t: CheckContext, req: RequestOptions) => Promise<void>;
+}
+
+/**
+ * A last_read_at before every thread: "thread updated at or before `last_read_at`" holds for none, so
+ * marking read up to it reads nothing. Skips where an unread thread of the listing is that old.
+ */
+async function markNothing(t: CheckContext, path: string): Promise<RequestOptions> {
+  const lastReadAt = '2000-01-01T00:00:00Z';
+  // The unread threads updated before a second later, so one updated at last_read_at itself is found too.
+  const older = await t.request({ path: `${path}?before=2000-01-01T00:00:01Z&per_page=1` });
+  if (older.status !== 200 || !Array.isArray(older.json) || older.json.length) {
+    return t.skip('missing-resource', `GET ${path} of unread threads updated by ${lastReadAt} answered ${older.status} ${older.text.slice(0, 80)}: `
+      + 'not an empty list, so marking read up to then could change something');
+  }
+  return { method: 'PUT', path, body: { last_read_at: lastReadAt } };
+}
+
+async function resubscribe(t: CheckContext, req: RequestOptions): Promise<void> {
+  await t.request({ method: 'PUT', path: req.path, body: { ignored: false } });
+}
+
+/** Ends the check as inconclusive when what `again` put back is not there: the next send would meet another state. */
+function putBack(t: CheckContext, reply: Reply, expected: readonly number[], what: string): void {
+  if (!expected.includes(reply.status)) t.skip('inconclusive', `${what} answered ${reply.status}, so the request could not be sent again to the state the control met`);
+}
+
+/** The import as a check of a read endpoint expects it: none left over, then a new one started and followed (journaled). */
+async function freshImport(t: CheckContext): Promise<void> {
+  await t.request({ method: 'DELETE', path: `/repos/${t.resources.import_repo}/import` });
+  await ensureImport(t);
 }
 
 export const UNCHANGING_WRITES: Readonly<Record<string, UnchangingWrite>> = {
@@ -79,6 +119,93 @@ export const UNCHANGING_WRITES: Readonly<Record<string, UnchangingWrite>> = {
       return { method: 'PUT', path, body: { ignored: now.ignored } };
     },
   },
+  // Marking read up to a moment before every thread: nothing is that old.
+  'notifications.mark-read': { needs: [], request: (t) => markNothing(t, '/notifications') },
+  'notifications.repo-mark-read': { needs: ['public_repo'], request: (t) => markNothing(t, `/repos/${t.resources.public_repo}/notifications`) },
+  // Deleting a subscription that is subscribed and not ignored, put back with PUT ignored=false
+  // ("ignored | … ignored=false | subscribed") before each further DELETE and when the check is done.
+  // The second thread's: the first is the one the subscription checks read and change.
+  'notifications.subscription-delete': {
+    needs: [],
+    async request(t) {
+      const list = await t.request({ path: '/notifications?all=true&per_page=2' });
+      const id = ((Array.isArray(list.json) ? list.json[1] : undefined) as { id?: unknown } | undefined)?.id;
+      if (typeof id !== 'string') return t.skip('missing-resource', 'fewer than two notification threads: no subscription to delete and put back');
+      const path = `/notifications/threads/${id}/subscription`;
+      const now = (await t.request({ path })).json as { ignored?: unknown; subscribed?: unknown } | undefined;
+      if (now?.ignored !== false || now.subscribed !== true) return t.skip('missing-resource', `${path} is ${JSON.stringify(now)}, not subscribed and not ignored: PUT could not put it back`);
+      await keepSubscription(t, id);
+      return { method: 'DELETE', path };
+    },
+    async again(t, req) {
+      putBack(t, await t.request({ method: 'PUT', path: req.path, body: { ignored: false } }), [200], `PUT ${req.path} ignored=false`);
+    },
+    restore: resubscribe,
+  },
+  // Marking read a thread that is read already: "unread | PATCH … | read" has nothing to move.
+  'notifications.thread-mark-read': {
+    needs: [],
+    async request(t) {
+      const list = await t.request({ path: '/notifications?all=true&per_page=50' });
+      const read = (Array.isArray(list.json) ? list.json : []).find((x: { unread?: unknown; id?: unknown }) => x.unread === false && typeof x.id === 'string') as { id: string } | undefined;
+      if (!read) return t.skip('missing-resource', 'no read thread among the 50 newest: marking an unread one read would change it');
+      return { method: 'PATCH', path: `/notifications/threads/${read.id}` };
+    },
+  },
+  // Setting an import's LFS preference to the one it holds. `undecided` is no value a request is shown
+  // to send, so an undecided import (the run's own, deleted at the end) is first set to opt_out.
+  'imports.lfs': {
+    needs: ['import_repo'],
+    async request(t) {
+      const path = `/repos/${t.resources.import_repo}/import`;
+      const now = ((await t.request({ path })).json as { use_lfs?: unknown } | undefined)?.use_lfs;
+      if (now === 'opt_in' || now === 'opt_out') return { method: 'PATCH', path: `${path}/lfs`, body: { use_lfs: now } };
+      if (now !== 'undecided') return t.skip('missing-resource', `the import of ${t.resources.import_repo} shows use_lfs ${JSON.stringify(now)}: nothing to write back unchanged`);
+      const set = await t.request({ method: 'PATCH', path: `${path}/lfs`, body: { use_lfs: 'opt_out' } });
+      // The run's own import is deleted at the end; another's keeps the preference.
+      if (!startedImport(t)) t.journal.irreversible(`use_lfs of the import into ${t.resources.import_repo} set from undecided to opt_out`, 'no request value is shown that sets it back to undecided');
+      if (set.status !== 200) return t.skip('missing-resource', `PATCH ${path}/lfs opt_out answered ${set.status}: no preference to write back`);
+      return { method: 'PATCH', path: `${path}/lfs`, body: { use_lfs: 'opt_out' } };
+    },
+  },
+  // Starting, restarting and cancelling an import change it, and nothing written back undoes that:
+  // each is sent on the import_repo the import checks own (imports.ts starts and deletes imports there
+  // too), the import it leaves is journaled for deletion, and the import a read check expects, one
+  // started and followed, is put back when the check is done.
+  'imports.start': {
+    needs: ['import_repo', 'import_urls'],
+    async request(t) {
+      const path = `/repos/${t.resources.import_repo}/import`;
+      const source = importSource(t);
+      if (!source) return t.skip('missing-resource', 'the profile names no import_urls.ok to start an import from');
+      // "DELETE import, then PUT import": a new import needs the old one gone.
+      await t.request({ method: 'DELETE', path });
+      journalImport(t);
+      return { method: 'PUT', path, body: { vcs: 'subversion', vcs_url: source } };
+    },
+    async again(t, req) {
+      putBack(t, await t.request({ method: 'DELETE', path: req.path }), [204, 404], `DELETE ${req.path}`);
+    },
+    restore: freshImport,
+  },
+  // "any | PATCH import with no parameters | | import restarted": sent again, it restarts again.
+  'imports.update': {
+    needs: ['import_repo'],
+    request: async (t) => ({ method: 'PATCH', path: `/repos/${t.resources.import_repo}/import`, body: {} }),
+    restore: freshImport,
+  },
+  'imports.cancel': {
+    needs: ['import_repo', 'import_urls'],
+    async request(t) {
+      if (!importSource(t)) return t.skip('missing-resource', 'the profile names no import_urls.ok to start the cancelled import again from');
+      return { method: 'DELETE', path: `/repos/${t.resources.import_repo}/import` };
+    },
+    async again(t, req) {
+      await ensureImport(t);
+      putBack(t, await t.request({ path: req.path }), [200], `GET ${req.path} after starting the import again`);
+    },
+    restore: ensureImport,
+  },
   // Mapping an import author to the name and email it already has.
   'imports.author-update': {
     needs: ['import_repo'],
@@ -91,6 +218,13 @@ export const UNCHANGING_WRITES: Readonly<Record<string, UnchangingWrite>> = {
     },
   },
 };
+
+/** How a check reaches an endpoint: a GET the shared requests build, or a write that changes nothing (or is put back). */
+export function reach(e: Endpoint): UnchangingWrite | undefined {
+  if (e.method !== 'GET') return UNCHANGING_WRITES[e.id];
+  const how = REQUESTS[e.id];
+  return how && { needs: how.needs, request: async (t) => ({ path: await how.path(t) }) };
+}
 
 const q = (s: string) => encodeURIComponent(s);
 const keyword = (t: CheckContext) => t.resources.search_keyword ?? 'test';
@@ -114,11 +248,13 @@ async function alertNumber(t: CheckContext): Promise<number> {
   return first.number;
 }
 
+/** The course with files over 100MB, when the profile names one, so the large-file listing has items to grade. */
+const importSource = (t: CheckContext) => t.resources.import_urls?.large ?? t.resources.import_urls?.ok;
+
 /** With writes allowed, an import to read: started (and journaled for deletion) when none exists. */
 export async function ensureImport(t: CheckContext): Promise<void> {
   const path = `/repos/${t.resources.import_repo}/import`;
-  // The course with files over 100MB, when the profile names one, so the large-file listing has items to grade.
-  const source = t.resources.import_urls?.large ?? t.resources.import_urls?.ok;
+  const source = importSource(t);
   if (!source) return;
   let seen = await t.request({ path });
   // A read refused in the run's scheme tells nothing of the import; both schemes are stated as accepted.
@@ -126,9 +262,7 @@ export async function ensureImport(t: CheckContext): Promise<void> {
   if (seen.status !== 404) return;
   const r = await t.request({ method: 'PUT', path, body: { vcs: 'subversion', vcs_url: source } });
   if (r.status !== 201) return;
-  t.journal.record(`import into ${t.resources.import_repo}`, async () => {
-    await t.client.send({ method: 'DELETE', path });
-  });
+  journalImport(t);
   // Follow it a few steps so authors and large files exist.
   for (let i = 0; i < 8; i++) await t.request({ path });
 }

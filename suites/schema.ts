@@ -1,5 +1,6 @@
 /**
- * Schema conformance: every GET endpoint's success response, validated in full (every item,
+ * Schema conformance: every endpoint's success response (a write's, from a write that changes
+ * nothing or is put back: suites/requests.ts), validated in full (every item,
  * nested) against the JSON Schema of its resource, saying how many records it graded; a response
  * with no record to grade is inconclusive, not a pass. And error bodies carry `message`.
  */
@@ -7,7 +8,7 @@ import { CATALOGUE, type Endpoint } from '../spec/catalogue.js';
 import { judgeRefusal } from '../src/refusal.js';
 import { grade, type Finding } from '../src/schemas.js';
 import type { CheckSpec, Suite } from '../src/suite.js';
-import { ANONYMOUS, ensureImport, REQUESTS, skipWithoutImport } from './requests.js';
+import { ANONYMOUS, ensureImport, reach, skipWithoutImport } from './requests.js';
 
 /** Which stated field list each success schema enforces. */
 const SCHEMA_REQUIREMENT: Record<string, string> = {
@@ -52,19 +53,27 @@ function summarise(findings: Finding[]): Finding[] {
 
 function schemaCheck(endpoint: Endpoint): CheckSpec | undefined {
   const schema = endpoint.success.schema;
-  const how = REQUESTS[endpoint.id];
+  const how = reach(endpoint);
   if (!schema || !how) return undefined;
   return {
     id: `schema.${endpoint.id}`,
     title: `${endpoint.method} ${endpoint.path} answers ${endpoint.success.list ? 'an array of' : 'a'} ${schema} as the spec lists it`,
     requirement: SCHEMA_REQUIREMENT[schema]!,
+    // A write's answer is graded from a write that changes nothing, or is put back: still a write.
+    ...(endpoint.method !== 'GET' ? { writes: true } : {}),
     needs: {
       ...(ANONYMOUS.has(endpoint.id) ? { anonymous: true } : { tokens: ['classic'] }), resources: how.needs,
       ...(endpoint.path === '/rate_limit' ? { rateLimiting: true } : {}),
     },
     async run(t) {
       if (endpoint.area === 'imports' && t.writesAllowed) await ensureImport(t);
-      const reply = await t.request({ path: await how.path(t) });
+      const req = await how.request(t);
+      let reply;
+      try {
+        reply = await t.request(req);
+      } finally {
+        await how.restore?.(t, req);
+      }
       skipWithoutImport(t, endpoint, reply);
       if (!t.expectStatus(reply, [endpoint.success.status])) return;
       const body = t.body(reply);
@@ -112,6 +121,6 @@ const errorBodies: CheckSpec = {
 
 export const schemaSuite: Suite = {
   name: 'schema',
-  description: 'Every GET endpoint answers resources shaped as the spec lists them; error bodies carry message.',
-  checks: () => [...CATALOGUE.filter((e) => e.method === 'GET').map(schemaCheck).filter((c): c is CheckSpec => !!c), errorBodies],
+  description: 'Every endpoint answers resources shaped as the spec lists them (a write: one that changes nothing or is put back); error bodies carry message.',
+  checks: () => [...CATALOGUE.map(schemaCheck).filter((c): c is CheckSpec => !!c), errorBodies],
 };

@@ -158,7 +158,7 @@ export const codeScanningArea: AreaModule<CodeScanningState> = {
       const { token, login } = ctx.caller;
       const managers = [...org.owners, ...(ctx.fault('alerts-org-security-manager-refused') ? [] : org.securityManagers), ...(ctx.fault('alerts-org-any-member') ? org.members : [])];
       const allowed = token?.kind === 'app-installation' ? token.login === org.login
-        : (login !== null && managers.includes(login)) || (!token && ctx.fault('auth-no-token-admitted'));
+        : login !== null && managers.includes(login);
       // Not shown: a caller who is neither owner nor security manager learns nothing, as for an unknown organization.
       if (!allowed) return notFound();
       const entries = world.liveRepos()

@@ -23,9 +23,7 @@ export const PAIR_REASONS: Readonly<Record<string, Readonly<Record<string, PairR
 /** requirement -> governed endpoints that no check requests yet (the ratchet). */
 export const KNOWN_UNCOVERED: Readonly<Record<string, readonly string[]>> = {
   'auth.bearer-and-token-schemes': [
-    'search.code', 'search.commits', 'search.issues', 'search.labels', 'search.repositories', 'notifications.mark-read',
-    'notifications.thread-mark-read', 'notifications.subscription-delete', 'notifications.repo-mark-read', 'imports.start',
-    'imports.update', 'imports.cancel', 'imports.lfs',
+    'search.code', 'search.commits', 'search.issues', 'search.labels', 'search.repositories',
   ],
   'auth.password-rejected': [
     'search.code', 'search.commits', 'search.issues', 'search.labels', 'search.repositories', 'notifications.mark-read',
@@ -35,15 +33,6 @@ export const KNOWN_UNCOVERED: Readonly<Record<string, readonly string[]>> = {
     'rate-limit.get', 'code-scanning.org-alerts', 'code-scanning.repo-alerts', 'code-scanning.alert', 'code-scanning.alert-update',
     'imports.get', 'imports.start', 'imports.update', 'imports.cancel', 'imports.authors', 'imports.author-update',
     'imports.large-files', 'imports.lfs',
-  ],
-  'auth.invalid-credentials-401': [
-    'notifications.mark-read', 'notifications.thread-mark-read', 'notifications.subscription-delete',
-    'notifications.repo-mark-read', 'imports.start', 'imports.update', 'imports.cancel', 'imports.lfs',
-  ],
-  'auth.no-token-404-or-403': [
-    'notifications.list', 'notifications.mark-read', 'notifications.thread', 'notifications.thread-mark-read',
-    'notifications.subscription', 'notifications.subscription-set', 'notifications.subscription-delete', 'notifications.repo-list',
-    'notifications.repo-mark-read', 'imports.start', 'imports.update', 'imports.cancel', 'imports.lfs',
   ],
   'auth.lockout-403': [
     'search.code', 'search.commits', 'search.issues', 'search.labels', 'search.repositories', 'notifications.mark-read',
@@ -56,19 +45,11 @@ export const KNOWN_UNCOVERED: Readonly<Record<string, readonly string[]>> = {
   ],
   'auth.sso-403-header': ['events.org', 'events.user-org'],
   'auth.sso-partial-results': ['search.code', 'search.commits', 'search.repositories'],
-  'errors.message': [
-    'notifications.mark-read', 'notifications.thread-mark-read', 'notifications.subscription-delete',
-    'notifications.repo-mark-read', 'imports.start', 'imports.update', 'imports.cancel', 'imports.lfs',
-  ],
   'versioning.listed-versions': [
-    'search.code', 'search.commits', 'search.issues', 'search.labels', 'search.repositories', 'notifications.mark-read',
-    'notifications.thread-mark-read', 'notifications.subscription-delete', 'notifications.repo-mark-read', 'imports.start',
-    'imports.update', 'imports.cancel', 'imports.lfs',
+    'search.code', 'search.commits', 'search.issues', 'search.labels', 'search.repositories',
   ],
   'versioning.media-types': [
-    'search.code', 'search.commits', 'search.issues', 'search.labels', 'search.repositories', 'notifications.mark-read',
-    'notifications.thread-mark-read', 'notifications.subscription-delete', 'notifications.repo-mark-read', 'imports.start',
-    'imports.update', 'imports.cancel', 'imports.lfs',
+    'search.code', 'search.commits', 'search.issues', 'search.labels', 'search.repositories',
   ],
   'ratelimit.search-separate': ['search.code', 'search.commits', 'search.issues', 'search.labels'],
   'ratelimit.search-per-minute': ['search.code', 'search.commits', 'search.issues', 'search.labels', 'search.repositories'],
@@ -83,12 +64,6 @@ export const KNOWN_UNCOVERED: Readonly<Record<string, readonly string[]>> = {
   'auth.anonymous-public-data': ['search.issues'],
   'auth.sso-fine-grained-app': ['code-scanning.org-alerts', 'events.user-org'],
   'ratelimit.exhausted-403': ['search.code', 'search.commits', 'search.issues', 'search.labels'],
-  'resource.timestamps': ['notifications.subscription-set', 'code-scanning.alert-update'],
-  'resource.user': ['code-scanning.alert-update'],
-  'resource.thread-subscription': ['notifications.subscription-set'],
-  'resource.code-scanning-alert': ['code-scanning.alert-update'],
-  'resource.import': ['imports.update', 'imports.lfs'],
-  'resource.import-author': ['imports.author-update'],
   'search.q-required': ['search.code', 'search.commits', 'search.labels', 'search.repositories'],
   'search.validation-message': ['search.labels'],
   'search.q-length-256': ['search.labels'],
@@ -97,17 +72,7 @@ export const KNOWN_UNCOVERED: Readonly<Record<string, readonly string[]>> = {
   'search.per-page-max-100': ['search.labels', 'search.repositories'],
   'search.reachable-1000': ['search.code', 'search.commits', 'search.labels', 'search.repositories'],
   'search.text-match-indices': ['search.code', 'search.commits', 'search.labels', 'search.repositories'],
-  'notifications.classic-only': [
-    'notifications.mark-read', 'notifications.thread-mark-read', 'notifications.subscription-set', 'notifications.subscription-delete',
-    'notifications.repo-mark-read',
-  ],
-  'notifications.scopes': [
-    'notifications.mark-read', 'notifications.thread', 'notifications.thread-mark-read', 'notifications.subscription',
-    'notifications.subscription-set', 'notifications.subscription-delete', 'notifications.repo-mark-read',
-  ],
   'alerts.no-advanced-security-403': ['code-scanning.alert'],
   'alerts.most-recent-instance-ref': ['code-scanning.org-alerts'],
-  'alerts.single-rule-fields': ['code-scanning.alert-update'],
   'alerts.dismissed-reason-values': ['code-scanning.org-alerts'],
-  'imports.record-fields': ['imports.update', 'imports.lfs'],
 };
