@@ -8,7 +8,7 @@ import type { ProfileResources } from '../src/profile.js';
 import type { CheckContext } from '../src/suite.js';
 import { journalImport, startedImport } from './imports-http.js';
 import { keepSubscription } from './notifications-http.js';
-import { otherScheme } from './token-schemes.js';
+import { setupRequest } from './token-schemes.js';
 
 export type Needs = (keyof ProfileResources)[];
 
@@ -161,7 +161,7 @@ export const UNCHANGING_WRITES: Readonly<Record<string, UnchangingWrite>> = {
       const now = ((await t.request({ path })).json as { use_lfs?: unknown } | undefined)?.use_lfs;
       if (now === 'opt_in' || now === 'opt_out') return { method: 'PATCH', path: `${path}/lfs`, body: { use_lfs: now } };
       if (now !== 'undecided') return t.skip('missing-resource', `the import of ${t.resources.import_repo} shows use_lfs ${JSON.stringify(now)}: nothing to write back unchanged`);
-      const set = await t.request({ method: 'PATCH', path: `${path}/lfs`, body: { use_lfs: 'opt_out' } });
+      const set = await setupRequest(t, { method: 'PATCH', path: `${path}/lfs`, body: { use_lfs: 'opt_out' } });
       // The run's own import is deleted at the end; another's keeps the preference.
       if (!startedImport(t)) t.journal.irreversible(`use_lfs of the import into ${t.resources.import_repo} set from undecided to opt_out`, 'no request value is shown that sets it back to undecided');
       if (set.status !== 200) return t.skip('missing-resource', `PATCH ${path}/lfs opt_out answered ${set.status}: no preference to write back`);
@@ -256,10 +256,7 @@ export async function ensureImport(t: CheckContext): Promise<void> {
   const path = `/repos/${t.resources.import_repo}/import`;
   const source = importSource(t);
   if (!source) return;
-  let seen = await t.request({ path });
-  // A read refused in the run's scheme tells nothing of the import; both schemes are stated as accepted.
-  if (seen.status === 401 && t.client.tokenValue('classic')) seen = await t.request({ path, as: otherScheme(t) });
-  if (seen.status !== 404) return;
+  if ((await setupRequest(t, { path })).status !== 404) return;
   const r = await t.request({ method: 'PUT', path, body: { vcs: 'subversion', vcs_url: source } });
   if (r.status !== 201) return;
   journalImport(t);

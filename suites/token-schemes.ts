@@ -3,15 +3,21 @@
  * in each scheme. Whichever scheme reaches the success is the other's control; neither reaching it
  * judges nothing.
  */
-import type { RequestOptions } from '../src/client.js';
+import type { Reply, RequestOptions } from '../src/client.js';
 import type { CheckContext } from '../src/suite.js';
 
 const SCHEMES = ['Bearer', 'token'] as const;
 const SOURCE = 'Authentication: both `Bearer <TOKEN>` and `token <TOKEN>` are accepted';
 
-/** The classic token in the scheme the run does not send by default. */
-export function otherScheme(t: CheckContext): { raw: string } {
-  return { raw: `${t.client.scheme === 'Bearer' ? 'token' : 'Bearer'} ${t.client.tokenValue('classic')!}` };
+/**
+ * A request that prepares what a check judges (whether an import exists, a preference to write back),
+ * not one it judges: where the run's scheme is refused with 401, it is sent once more in the other
+ * stated scheme, so a scheme refused on one endpoint leaves that endpoint's own check something to judge.
+ */
+export async function setupRequest(t: CheckContext, req: RequestOptions): Promise<Reply> {
+  const reply = await t.request(req);
+  if (reply.status !== 401 || req.as !== undefined || !t.client.tokenValue('classic')) return reply;
+  return t.request({ ...req, as: { raw: `${t.client.scheme === 'Bearer' ? 'token' : 'Bearer'} ${t.client.tokenValue('classic')!}` } });
 }
 
 /** `again` runs before the second send, so it finds what the first found (a write put back). */
