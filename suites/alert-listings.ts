@@ -279,6 +279,30 @@ const instanceDefaultBranch: CheckSpec = {
   },
 };
 
+/**
+ * The organization listing takes no `ref` and "covers the default branch" of each repository, so
+ * its `most_recent_instance` describes that branch: one ref per repository, never a pull request.
+ */
+const orgInstanceDefaultBranch: CheckSpec = {
+  id: 'alerts.org-instance-default-branch', title: "The organization listing's most_recent_instance describes each repository's one default branch",
+  requirement: 'alerts.most-recent-instance-ref', needs: ORG.needs,
+  async run(t) {
+    const listed = await everything(t, ORG, '');
+    if (!listed) return;
+    const refs = new Map<string, Set<string>>();
+    for (const a of listed) {
+      const ref = a.most_recent_instance?.ref;
+      if (typeof ref === 'string') refs.set(fullName(a) ?? '?', (refs.get(fullName(a) ?? '?') ?? new Set()).add(ref));
+    }
+    if (!refs.size) return t.skip('inconclusive', `no alert of ${ORG.what} names most_recent_instance.ref`);
+    for (const [repo, seen] of refs) {
+      const pulls = [...seen].filter((r) => /^refs\/pull\//.test(r));
+      if (pulls.length) t.fail(`${repo}: most_recent_instance names pull-request refs (${pulls.slice(0, 3).join(', ')}), not the default branch`);
+      else if (seen.size > 1) t.fail(`${repo}: most_recent_instance names ${seen.size} refs (${[...seen].slice(0, 4).join(', ')}), not the one default branch`);
+    }
+  },
+};
+
 /** A classic token holding public_repo (and neither security_events nor repo) reads the alerts of a public repository. */
 const publicRepoScope: CheckSpec = {
   id: 'alerts.public-repo-scope', title: 'A classic token with only the public_repo scope reads the alerts of a public repository',
@@ -311,18 +335,32 @@ const refShortForm: CheckSpec = {
   },
 };
 
-/** Every listed dismissed_reason is accepted: each dismisses an open alert (reopened at the end of the run). */
+/**
+ * Every listed dismissed_reason is accepted: each dismisses an open alert (reopened at the end of the
+ * run) and is answered as given, by the PATCH and, where the repository is the organization's, by
+ * the organization listing.
+ */
 const eachDismissedReason: CheckSpec = {
-  id: 'alerts.dismissed-reason-each', title: 'Each listed dismissed_reason dismisses an alert and is returned as given', requirement: 'alerts.dismissed-reason-values',
-  needs: REPO.needs, writes: true,
+  id: 'alerts.dismissed-reason-each', title: 'Each listed dismissed_reason dismisses an alert and is returned as given (the update and the organization listing)',
+  requirement: 'alerts.dismissed-reason-values', needs: REPO.needs, writes: true,
   async run(t) {
     const open = (await alerts(t, REPO.path(t, `?state=open&per_page=${DISMISSED_REASONS.length}`)))?.items ?? [];
     if (open.length < DISMISSED_REASONS.length) return t.skip('missing-resource', `fewer than ${DISMISSED_REASONS.length} open alerts in ${t.resources.public_repo}`);
+    const given = new Map<number, string>();
     for (const [i, reason] of DISMISSED_REASONS.entries()) {
       const r = await patchAlert(t, REPO.path(t, `/${open[i]!.number}`), { state: 'dismissed', dismissed_reason: reason });
       if (!t.expectStatus(r, [200], `dismissing alert ${open[i]!.number} with dismissed_reason "${reason}"`)) continue;
+      given.set(open[i]!.number, reason);
       const got = (r.json as { dismissed_reason?: unknown } | undefined)?.dismissed_reason;
       if (got !== reason) t.fail(`dismissed with "${reason}", the alert answers dismissed_reason ${JSON.stringify(got)}`);
+    }
+    const repo = t.resources.public_repo!;
+    if (!t.resources.org || !repo.startsWith(`${t.resources.org}/`)) return t.info(`public_repo ${repo} is not owned by org ${t.resources.org ?? '(none)'}: the organization listing was not read`);
+    const listed = await everything(t, ORG, '&state=dismissed');
+    for (const [number, reason] of given) {
+      const a = listed?.find((x) => x.number === number && fullName(x) === repo) as (Alert & { dismissed_reason?: unknown }) | undefined;
+      // Requiredness is not shown: only a reason the listing gives is judged.
+      if (a && a.dismissed_reason !== undefined && a.dismissed_reason !== reason) t.fail(`${ORG.what} (state=dismissed) gives ${repo}#${number}, dismissed with "${reason}", dismissed_reason ${JSON.stringify(a.dismissed_reason)}`);
     }
   },
 };
@@ -345,5 +383,5 @@ const orgSecurityManager: CheckSpec = {
 export const alertListingChecks: CheckSpec[] = [
   stateFilter(ORG), toolFilters(ORG, ['tool_name', 'tool_guid']), toolFilters(REPO, ['tool_guid']), toolFiltersExclusive(ORG),
   sortDirection(ORG), perPage(REPO), perPage(ORG), cursors(REPO), cursors(ORG), pageNumbers(REPO), pageNumbers(ORG),
-  repositoryOnlyInOrgListing, instanceDefaultBranch, refShortForm, eachDismissedReason, orgSecurityManager, publicRepoScope, orgNotFound, patchNotFound, orgCoversRepositories, orgSortUpdated,
+  repositoryOnlyInOrgListing, instanceDefaultBranch, orgInstanceDefaultBranch, refShortForm, eachDismissedReason, orgSecurityManager, publicRepoScope, orgNotFound, patchNotFound, orgCoversRepositories, orgSortUpdated,
 ];

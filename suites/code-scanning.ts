@@ -58,12 +58,16 @@ export const codeScanningSuite: Suite = {
   description: 'Alert listings and reads: refusals, the organization form, filters, ordering, page size, cursors.',
   checks: () => [
     {
-      id: 'alerts.no-advanced-security-403', title: 'A repository without advanced security answers 403', requirement: 'alerts.no-advanced-security-403',
+      id: 'alerts.no-advanced-security-403', title: 'A repository without advanced security answers 403 to its alert listing and to an alert read', requirement: 'alerts.no-advanced-security-403',
       needs: { tokens: ['classic'], resources: ['public_repo', 'no_advanced_security_repo'] },
       async run(t) {
         const path = `/repos/${t.resources.no_advanced_security_repo}/code-scanning/alerts`;
         // The control: the same listing of a repository with advanced security.
-        await expectRefusal(t, { probe: { path }, control: { path: alertsPath(t) }, expected: [403], what: `GET ${path}` });
+        const { control } = await expectRefusal(t, { probe: { path }, control: { path: alertsPath(t, '?per_page=1') }, expected: [403], what: `GET ${path}` });
+        // "(alert listing and reads)": an alert read there too, with the same alert number of the control repository read as its control.
+        const known = Array.isArray(control.json) ? (control.json[0] as Alert | undefined)?.number : undefined;
+        if (known === undefined) return t.inconclusive(`${t.resources.public_repo} lists no alert whose number a read could use (${control.status})`);
+        await expectRefusal(t, { probe: { path: `${path}/${known}` }, control: { path: alertsPath(t, `/${known}`) }, expected: [403], what: `GET ${path}/${known}` });
       },
     },
     repoCheck('alerts.not-found-404', 'An unknown alert answers 404', 'alerts.not-found-404', async (t) => {

@@ -24,7 +24,8 @@ function repository(ctx: HandlerContext, listing = false): Repo | HandlerResult 
   if (ctx.fault('alerts-public-repo-scope-refused') && token?.kind === 'classic' && !token.scopes?.some((s) => s === 'security_events' || s === 'repo')) {
     return error(403, 'Missing scope: security_events');
   }
-  if (!repo.advancedSecurity && !(listing && ctx.fault('alerts-no-ghas-listing-200'))) return error(403, NO_ADVANCED_SECURITY);
+  // The faults: the listing answers as if the feature were on; a read looks the alert up first, so it is not found.
+  if (!repo.advancedSecurity && !(listing && ctx.fault('alerts-no-ghas-listing-200'))) return !listing && ctx.fault('alerts-no-ghas-read-404') ? notFound() : error(403, NO_ADVANCED_SECURITY);
   return repo;
 }
 
@@ -88,7 +89,8 @@ function update(ctx: HandlerContext, alert: Alert): HandlerResult | undefined {
 export const codeScanningArea: AreaModule<CodeScanningState> = {
   area: 'code-scanning',
   faults: [
-    { id: 'alerts-no-ghas-listing-200', requirement: 'alerts.no-advanced-security-403', effect: 'Listing alerts of a repository without advanced security answers 200.' },
+    { id: 'alerts-no-ghas-listing-200', requirement: 'alerts.no-advanced-security-403', effect: 'Listing alerts of a repository without advanced security answers 200.', endpoints: ['code-scanning.repo-alerts'] },
+    { id: 'alerts-no-ghas-read-404', requirement: 'alerts.no-advanced-security-403', effect: 'Reading an alert of a repository without advanced security answers 404 (the alert is looked up before the feature), not 403.', endpoints: ['code-scanning.alert'] },
     { id: 'alerts-archived-patch-accepted', requirement: 'alerts.update-archived-403', effect: 'Updating an alert of an archived repository answers 200.' },
     { id: 'alerts-unknown-alert-500', requirement: 'alerts.not-found-404', effect: 'An unknown alert number answers 500 instead of 404.' },
     { id: 'alerts-org-no-repository', requirement: 'alerts.repository-in-org-listing', effect: 'Organization listings lack `repository`.' },
@@ -106,6 +108,7 @@ export const codeScanningArea: AreaModule<CodeScanningState> = {
     { id: 'alerts-single-rule-tags-string', requirement: 'alerts.single-rule-fields', effect: 'The single-alert form gives `rule.tags` as one comma-separated string, not an array of strings.' },
     { id: 'alerts-patch-any-state', requirement: 'alerts.patch-states', effect: 'PATCH accepts any `state` string, e.g. fixed.' },
     { id: 'alerts-dismiss-without-reason', requirement: 'alerts.dismiss-requires-reason', effect: 'Dismissing without `dismissed_reason` is accepted.' },
+    { id: 'alerts-org-reason-identifier', requirement: 'alerts.dismissed-reason-values', effect: 'The organization listing spells dismissed_reason as an identifier (false_positive, won\'t_fix, used_in_tests).', endpoints: ['code-scanning.org-alerts'] },
     { id: 'alerts-reason-outside-enum', requirement: 'alerts.dismissed-reason-values', effect: 'Any `dismissed_reason` string is accepted and returned.' },
     { id: 'alerts-dismissal-fields-unset', requirement: 'alerts.dismiss', effect: 'Dismissing sets the state but leaves dismissed_by, dismissed_at and dismissed_reason null.' },
     { id: 'alerts-reopen-keeps-dismissal', requirement: 'alerts.reopen', effect: 'Reopening keeps dismissed_by, dismissed_at and dismissed_reason.' },

@@ -54,7 +54,6 @@ export const KNOWN_UNCOVERED: Readonly<Record<string, readonly string[]>> = {
     'imports.get', 'imports.start', 'imports.update', 'imports.cancel', 'imports.authors', 'imports.author-update', 'imports.large-files',
     'imports.lfs',
   ],
-  'auth.sso-403-header': ['events.org', 'events.user-org'],
   'auth.sso-partial-results': ['search.code', 'search.commits', 'search.repositories'],
   'errors.message': [
     'notifications.mark-read', 'notifications.thread-mark-read', 'notifications.subscription-delete',
@@ -81,7 +80,6 @@ export const KNOWN_UNCOVERED: Readonly<Record<string, readonly string[]>> = {
     'imports.authors', 'imports.author-update', 'imports.large-files', 'imports.lfs',
   ],
   'auth.anonymous-public-data': ['search.issues'],
-  'auth.sso-fine-grained-app': ['code-scanning.org-alerts', 'events.user-org'],
   'errors.not-found': ['search.labels'],
   'ratelimit.304-not-counted': [
     'events.public', 'events.network', 'events.org', 'events.user', 'events.user-org', 'events.user-public', 'events.received',
@@ -112,9 +110,6 @@ export const KNOWN_UNCOVERED: Readonly<Record<string, readonly string[]>> = {
     'notifications.subscription-set', 'notifications.subscription-delete', 'notifications.repo-mark-read',
   ],
   'events.age-90-days': ['events.public', 'events.org', 'events.user-org', 'events.received', 'events.received-public'],
-  'alerts.no-advanced-security-403': ['code-scanning.alert'],
-  'alerts.most-recent-instance-ref': ['code-scanning.org-alerts'],
   'alerts.single-rule-fields': ['code-scanning.alert-update'],
-  'alerts.dismissed-reason-values': ['code-scanning.org-alerts'],
   'imports.record-fields': ['imports.update', 'imports.lfs'],
 };
