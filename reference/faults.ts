@@ -56,6 +56,7 @@ const CONVENTION_FAULTS: Fault[] = [
   { id: 'schema-alert-number-string', requirement: 'resource.code-scanning-alert', effect: 'Code scanning alerts carry `number` as a string.' },
   { id: 'schema-org-alert-repository-name', requirement: 'resource.code-scanning-alert-org', effect: 'The organization listing gives `repository` as its full name, not a repository object.' },
   { id: 'schema-repository-description-null', requirement: 'resource.repository', effect: 'Embedded repositories carry `description: null` (nullability not shown: a warning).' },
+  { id: 'values-url-fields-objects', requirement: 'resource.url-fields', effect: 'Every field ending in `_url` is a link object {href}, not a string.' },
   { id: 'timestamps-with-milliseconds', requirement: 'resource.timestamps', effect: 'Every timestamp in a response body carries milliseconds (YYYY-MM-DDTHH:MM:SS.000Z).' },
   { id: 'cond-etag-unquoted', requirement: 'cond.etag-quoted', effect: 'ETag values are sent without the required quotes.' },
   { id: 'cond-if-none-match-ignored', requirement: 'cond.etag-304', effect: 'A matching If-None-Match is answered 200, never 304.' },

@@ -72,6 +72,9 @@ export const GOVERNS: Readonly<Record<string, Governs>> = {
   'poll.interval-header': { endpoints: [...NOTIFICATION_LISTS, ...EVENTS] },
 
   // Resources: the schema checks of the containing resources validate the nested ones.
+  // "Fields ending in `_url` are strings": every answer the schema checks grade, but those whose
+  // stated fields include none (the rate-limit status, the large file, the label search item).
+  'resource.url-fields': { endpoints: ids((e) => e.method === 'GET' && !!e.success.schema && !['rate-limit', 'large-file', 'search-labels'].includes(e.success.schema)) },
   'resource.timestamps': {
     endpoints: ['search.commits', 'search.issues', ...NOTIFICATION_READS, 'notifications.subscription-set', ...EVENTS, ...ALERTS],
     via: RESOURCE_SCHEMAS,

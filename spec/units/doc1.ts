@@ -16,7 +16,7 @@ export const DOC1_UNITS: readonly Unit[] = [
 
   // Value conventions.
   unit('d1.values.timestamps', 'Timestamps are ISO 8601 strings of the form YYYY-MM-DDTHH:MM:SSZ.', 'resource.timestamps'),
-  gap('d1.values.url-fields', 'Fields ending in `_url` are strings; some are URI templates containing `{...}` parts.'),
+  unit('d1.values.url-fields', 'Fields ending in `_url` are strings; some are URI templates containing `{...}` parts.', 'resource.url-fields'),
   unchecked('d1.values.nullability', 'Nullability and requiredness of response fields: not shown, except where a field is stated below as nullable.', 'not-shown', 'the spec says not shown; absent fields are never failed'),
 
   // User and repository objects.

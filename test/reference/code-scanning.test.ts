@@ -286,6 +286,13 @@ const dismiss = (base: string, n: number, body: Record<string, unknown> = { stat
 
 const PROBES: Record<string, Probe> = {
   'alerts-no-ghas-listing-200': async (b) => (await call(b, PLAIN)).status === 403,
+  'alerts-no-ghas-read-404': async (b) => (await call(b, `${PLAIN}/1`)).status === 403,
+  'alerts-org-reason-identifier': async (b) => {
+    const n = await firstOpen(b);
+    await dismiss(b, n, { state: 'dismissed', dismissed_reason: "won't fix" });
+    const listed = (await all(b, `${ORG}?state=dismissed&per_page=100`)).find((a) => a.number === n && a.repository.full_name === 'acme/widgets');
+    return listed?.dismissed_reason === "won't fix";
+  },
   'alerts-archived-patch-accepted': async (b) =>
     (await patch(b, `${ARCHIVED}/${await firstOpen(b, ARCHIVED)}`, { state: 'dismissed', dismissed_reason: DISMISSED_REASONS[0] })).status === 403,
   'alerts-unknown-alert-500': async (b) => (await call(b, `${WIDGETS}/99999`)).status === 404,

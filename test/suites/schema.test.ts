@@ -25,7 +25,9 @@ describe('schema suite', () => {
   it('without writes, skips the import reads with a reason instead of failing them', async () => {
     const r = await runConformance({ suites: ['schema'], allowWrites: false });
     const skipped = r.checks.filter((x) => x.outcome === 'skip');
-    expect(skipped.map((c) => c.id).sort()).toEqual(['schema.imports.authors', 'schema.imports.get', 'schema.imports.large-files']);
+    expect(skipped.map((c) => c.id).sort()).toEqual([
+      'resource.url-fields.imports.authors', 'resource.url-fields.imports.get', 'schema.imports.authors', 'schema.imports.get', 'schema.imports.large-files',
+    ]);
     for (const c of skipped) expect(c.skipReason).toBe('missing-resource');
     expect(r.counts.fail).toBe(0);
   });
@@ -36,6 +38,16 @@ describe('schema suite', () => {
     const repoSearch = r.checks.find((c) => c.id === 'schema.search.repositories')!;
     expect(repoSearch.outcome).toBe('pass');
     expect(repoSearch.findings.some((f) => /field "stargazers_count" is not described by the spec/.test(f.message))).toBe(true);
+  });
+
+  it('fails a field ending in _url that is not a string where no field list names it (repository search items)', async () => {
+    const r = await runConformance({ suites: ['schema'], referenceFaults: ['values-url-fields-objects@search.repositories'], only: ['schema.search.repositories', 'resource.url-fields.search.repositories'] });
+    const outcome = (id: string) => r.checks.find((c) => c.id === id)!;
+    // Item fields of repository search are not shown, so the schema has nothing to say about them.
+    expect(outcome('schema.search.repositories').outcome).toBe('pass');
+    const urls = outcome('resource.url-fields.search.repositories');
+    expect(urls.outcome).toBe('fail');
+    expect(urls.findings.some((f) => f.path === '/items/*/html_url' && /object, not a string/.test(f.message))).toBe(true);
   });
 
   it('says how many records each check graded', async () => {
