@@ -8,7 +8,7 @@ import { EXIT, UserError } from './exit-codes.js';
 import { readPackageJson } from './paths.js';
 
 export type TokenName =
-  | 'classic' | 'classic_public' | 'org_member' | 'security_manager' | 'fine_grained' | 'fine_grained_bare' | 'app_user' | 'app_installation' | 'invalid' | 'sso_unauthorized';
+  | 'classic' | 'classic_public' | 'classic_bare' | 'org_member' | 'security_manager' | 'fine_grained' | 'fine_grained_bare' | 'app_user' | 'app_installation' | 'invalid' | 'sso_unauthorized';
 
 export interface ProfileToken {
   value: string;

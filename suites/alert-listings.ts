@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { LIMITS } from '../spec/limits.js';
 import { DISMISSED_REASONS } from '../spec/vocabulary.js';
 import type { Reply } from '../src/client.js';
+import { expectRefusal } from '../src/refusal.js';
 import type { CheckContext, CheckSpec } from '../src/suite.js';
 import { alerts, link, patchAlert, type Alert } from './alerts-http.js';
 
@@ -319,6 +320,46 @@ const publicRepoScope: CheckSpec = {
   },
 };
 
+/** The classic_bare token, when the profile declares it holds none of the scopes: the probe of the scope checks. */
+function bareScopes(t: CheckContext, needed: readonly string[]): string[] {
+  const scopes = t.profile.tokens?.classic_bare?.scopes;
+  if (!scopes || scopes.some((s) => needed.includes(s))) {
+    return t.skip('missing-token', `tokens.classic_bare.scopes is ${JSON.stringify(scopes)}: not declared without ${needed.join(', ')}`);
+  }
+  return scopes;
+}
+
+/** "Classic tokens need scopes": a classic token holding none that code scanning names is refused where the classic token is admitted. */
+const scopesRequired: CheckSpec = {
+  id: 'alerts.scopes-required', title: 'A classic token holding none of security_events, public_repo and repo is refused (403 or 404) the alert listing and an alert',
+  requirement: 'alerts.classic-scopes', needs: { tokens: ['classic', 'classic_bare'], resources: ['public_repo'] },
+  async run(t) {
+    const scopes = bareScopes(t, ['security_events', 'public_repo', 'repo']);
+    // The control: the same reads with the classic token, which holds the scopes.
+    const { control } = await expectRefusal(t, { probe: { path: REPO.path(t, '?per_page=1'), as: 'classic_bare' }, control: { path: REPO.path(t, '?per_page=1') }, expected: [403, 404], what: `GET ${REPO.path(t)} with scopes [${scopes.join(', ')}]` });
+    const number = Array.isArray(control.json) ? (control.json[0] as Alert | undefined)?.number : undefined;
+    if (number === undefined) return t.info(`${REPO.what} lists no alert: the single-alert read was not tried`);
+    await expectRefusal(t, { probe: { path: REPO.path(t, `/${number}`), as: 'classic_bare' }, control: { path: REPO.path(t, `/${number}`) }, expected: [403, 404], what: `GET alert ${number} with scopes [${scopes.join(', ')}]` });
+  },
+};
+
+/** "the organization listing needs `repo` or `security_events`": an owner's token holding neither is refused. */
+const orgScopesRequired: CheckSpec = {
+  id: 'alerts.org-scopes-required', title: "A classic token holding neither repo nor security_events is refused the organization's alerts, the same owner's classic token is not",
+  requirement: 'alerts.org-owner-or-security-manager', needs: { tokens: ['classic', 'classic_bare'], resources: ['org'] },
+  async run(t) {
+    const scopes = bareScopes(t, ['repo', 'security_events']);
+    if (t.profile.tokens?.classic_bare?.login !== t.profile.tokens?.classic?.login) {
+      return t.skip('missing-token', 'tokens.classic_bare does not name the classic token\'s login: ownership, not the scope, could decide');
+    }
+    // "with insufficient permissions the answer is 404 or 403" (document 1, Authentication).
+    await expectRefusal(t, {
+      probe: { path: ORG.path(t, '?per_page=1'), as: 'classic_bare' }, control: { path: ORG.path(t, '?per_page=1') }, expected: [403, 404],
+      what: `GET ${ORG.path(t)} with scopes [${scopes.join(', ')}]`, source: 'document 1, Authentication: "with insufficient permissions the answer is 404 or 403"',
+    });
+  },
+};
+
 /** "ref string (refs/heads/<branch>, <branch>, …)": both spellings of the default branch list the same alerts. */
 const refShortForm: CheckSpec = {
   id: 'alerts.ref-short-form', title: 'ref=<branch> lists what ref=refs/heads/<branch> lists', requirement: 'alerts.ref-filter', needs: REPO.needs,
@@ -383,5 +424,5 @@ const orgSecurityManager: CheckSpec = {
 export const alertListingChecks: CheckSpec[] = [
   stateFilter(ORG), toolFilters(ORG, ['tool_name', 'tool_guid']), toolFilters(REPO, ['tool_guid']), toolFiltersExclusive(ORG),
   sortDirection(ORG), perPage(REPO), perPage(ORG), cursors(REPO), cursors(ORG), pageNumbers(REPO), pageNumbers(ORG),
-  repositoryOnlyInOrgListing, instanceDefaultBranch, orgInstanceDefaultBranch, refShortForm, eachDismissedReason, orgSecurityManager, publicRepoScope, orgNotFound, patchNotFound, orgCoversRepositories, orgSortUpdated,
+  repositoryOnlyInOrgListing, instanceDefaultBranch, orgInstanceDefaultBranch, refShortForm, eachDismissedReason, orgSecurityManager, publicRepoScope, scopesRequired, orgScopesRequired, orgNotFound, patchNotFound, orgCoversRepositories, orgSortUpdated,
 ];

@@ -130,6 +130,8 @@ export const codeScanningArea: AreaModule<CodeScanningState> = {
     { id: 'alerts-no-link-header', requirement: 'alerts.cursors', effect: 'Neither listing sends a Link header, so no cursor is handed out.' },
     { id: 'alerts-org-no-link-header', requirement: 'alerts.cursors', effect: 'The organization listing sends no Link header.' },
     { id: 'alerts-instance-latest-ref', requirement: 'alerts.most-recent-instance-ref', effect: 'With no ref requested, most_recent_instance describes the latest instance (a pull-request ref) rather than the default branch.' },
+    { id: 'alerts-scope-ignored', requirement: 'alerts.classic-scopes', effect: 'A classic token holding none of security_events, public_repo and repo reads and updates alerts of a repository.' },
+    { id: 'alerts-org-scope-ignored', requirement: 'alerts.org-owner-or-security-manager', effect: 'A classic token of an owner holding neither repo nor security_events lists the organization\'s alerts.', endpoints: ['code-scanning.org-alerts'] },
     { id: 'alerts-public-repo-scope-refused', requirement: 'alerts.classic-scopes', effect: 'A classic token with only public_repo is refused on the alerts of a public repository.' },
     { id: 'alerts-short-ref-unknown', requirement: 'alerts.ref-filter', effect: 'A ref given as a bare branch name (<branch>) matches nothing: only refs/heads/<branch> works.' },
     { id: 'alerts-false-positive-refused', requirement: 'alerts.dismissed-reason-values', effect: 'Dismissing with dismissed_reason "false positive" is refused with 422.' },

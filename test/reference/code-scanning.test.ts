@@ -382,6 +382,8 @@ const PROBES: Record<string, Probe> = {
     const key = (r: Reply) => (r.body as Alert[]).map((a) => `${a.repository.full_name}#${a.number}`);
     return key(await call(b, `${ORG}?per_page=5&page=2`)).join() === key(await call(b, `${ORG}?per_page=10`)).slice(5).join();
   },
+  'alerts-scope-ignored': async (b) => [403, 404].includes((await call(b, WIDGETS, { token: TOKENS.classicBare })).status),
+  'alerts-org-scope-ignored': async (b) => [403, 404].includes((await call(b, ORG, { token: TOKENS.classicBare })).status),
   'alerts-public-repo-scope-refused': async (b) => (await call(b, WIDGETS, { token: TOKENS.classicPublic })).status === 200,
 };
 
