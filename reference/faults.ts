@@ -70,6 +70,7 @@ const PERMISSION_FAULTS: Fault[] = [
   { id: 'permissions-security-events-ignored', requirement: 'permissions.code-scanning', effect: 'Code scanning admits fine-grained and app tokens that lack security_events.' },
   { id: 'permissions-read-admits-write', requirement: 'permissions.code-scanning', effect: 'security_events=read suffices to update an alert.', endpoints: ['code-scanning.alert-update'] },
   { id: 'permissions-contents-ignored', requirement: 'permissions.imports-contents', effect: 'Import endpoints admit fine-grained and app tokens that lack contents.' },
+  { id: 'permissions-imports-reads-refuse-classic', requirement: 'permissions.imports-token-kinds', effect: 'The import reads hold classic tokens to the fine-grained rule (contents=read), which no classic token holds: 403.', endpoints: ['imports.get', 'imports.authors', 'imports.large-files'] },
   { id: 'permissions-uat-only-ignored', requirement: 'permissions.uat-only', effect: 'An installation token holding contents=write may call the [U] import endpoints.' },
   { id: 'permissions-header-wrong', requirement: 'auth.accepted-permissions-header', effect: 'X-Accepted-<Vendor>-Permissions names the read level on write endpoints too.', endpoints: WRITE_ENDPOINTS },
 ];

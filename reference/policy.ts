@@ -47,6 +47,9 @@ export function admit(endpoint: Endpoint, caller: Caller, fault: (id: string) =>
     if (scopes.length && !scopes.some((s) => token.scopes?.includes(s)) && !scopeIgnored) {
       return error(403, `Missing scope: this endpoint needs one of ${scopes.join(', ')}`);
     }
+    if (endpoint.area === 'imports' && endpoint.method === 'GET' && token.kind === 'classic' && fault('permissions-imports-reads-refuse-classic')) {
+      return error(403, 'Resource not accessible by personal access token (classic): contents=read is needed');
+    }
     return undefined;
   }
   const need = endpoint.permission;

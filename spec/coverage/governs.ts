@@ -166,6 +166,8 @@ export const GOVERNS: Readonly<Record<string, Governs>> = {
   'alerts.tool-filters': { endpoints: withParam('code-scanning', 'tool_name') },
   'alerts.tool-filters-exclusive': { endpoints: withParam('code-scanning', 'tool_guid') },
   'alerts.ref-filter': { endpoints: withParam('code-scanning', 'ref') },
+  // The organization listing takes no `ref`, so only the first half governs it: with none requested,
+  // most_recent_instance "describes the default branch" (the branch the listing "covers").
   'alerts.most-recent-instance-ref': { endpoints: ALERT_READS },
   'alerts.sort': { endpoints: withParam('code-scanning', 'sort') },
   'alerts.direction': { endpoints: withParam('code-scanning', 'direction') },

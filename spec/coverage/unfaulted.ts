@@ -8,7 +8,10 @@
 /** Mapped unit id -> why no fault breaks it yet. */
 export const UNITS_WITHOUT_FAULT: Readonly<Record<string, string>> = {
   'd1.versioning.unshown': 'the behaviour is not shown, so no answer breaks it: the requirement records what the server does',
-  'd2.service.imports-retired': 'missing: a fault answering the retired interface with something other than 503 (reference/areas/imports.ts and the retired mode)',
+  // Decided, not missing: the reference's retired mode (--imports-retired, 503 everywhere) is the sentence's
+  // correct side, and test/suites/sensitivity.test.ts asserts the suite skips every import check there as
+  // feature-retired, failing none. Its wrong side has no observable form.
+  'd2.service.imports-retired': 'no answer breaks it observably: a 503 is the only sign of maintenance a client gets, so a server answering anything else while in maintenance cannot be told from one that is not in maintenance',
 };
 
 export interface FaultlessPairs {
@@ -25,10 +28,10 @@ export const PAIRS_WITHOUT_FAULT: Readonly<Record<string, FaultlessPairs>> = {
   'versioning.unshown-behaviour': { endpoints: ['events.public'], why: 'the behaviour is not shown, so no answer breaks it' },
   'imports.retired-503': {
     endpoints: ['imports.get', 'imports.start', 'imports.update', 'imports.cancel', 'imports.authors', 'imports.author-update', 'imports.large-files', 'imports.lfs'],
-    why: 'missing: a fault answering the retired interface with something other than 503; a 503 cannot be brought about on a live target',
+    why: 'no answer breaks it observably: a 503 is the only sign of maintenance a client gets, so any other answer reads as the interface working (see d2.service.imports-retired); the pairs are also uncovered, for the not-inducible reason in PAIR_REASONS',
   },
   'permissions.imports-token-kinds': {
-    endpoints: ['imports.get', 'imports.start', 'imports.update', 'imports.cancel', 'imports.authors', 'imports.author-update', 'imports.large-files', 'imports.lfs'],
-    why: 'a MAY: the document admits classic tokens only and also states what fine-grained ones need, so neither answer breaks it; permissions.imports-contents carries the enforceable half',
+    endpoints: ['imports.start', 'imports.update', 'imports.cancel', 'imports.author-update', 'imports.lfs'],
+    why: 'missing: a fault refusing the classic token on the import writes; the probes start their import as the classic token, so under that fault nothing would be left to compare (permissions-imports-reads-refuse-classic breaks the reads)',
   },
 };
