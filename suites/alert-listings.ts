@@ -259,6 +259,20 @@ const orgCoversRepositories: CheckSpec = {
   },
 };
 
+/** "list alerts across an organization": the organization listing lists the alerts of that organization's repositories only. */
+const orgOwnRepositories: CheckSpec = {
+  id: 'alerts.org-own-repositories', title: "The organization listing lists only alerts of the organization's own repositories",
+  requirement: 'alerts.org-default-branch', needs: ORG.needs,
+  async run(t) {
+    const listed = await everything(t, ORG, '');
+    if (!listed) return;
+    const named = listed.filter((a) => typeof fullName(a) === 'string');
+    if (!named.length) return t.skip('inconclusive', `no alert of ${ORG.what} names its repository's full_name`);
+    const foreign = [...new Set(named.map((a) => fullName(a)!).filter((n) => !n.startsWith(`${t.resources.org}/`)))];
+    if (foreign.length) t.fail(`${ORG.what} of ${t.resources.org} lists alerts of ${foreign.slice(0, 4).join(', ')}, not repositories of ${t.resources.org}`);
+  },
+};
+
 /** "`most_recent_instance` describes the default branch, or the `ref` requested": with no ref, one branch and never a pull request. */
 const instanceDefaultBranch: CheckSpec = {
   id: 'alerts.instance-default-branch', title: 'With no ref requested, most_recent_instance describes the default branch (listing and single alert)',
@@ -424,5 +438,5 @@ const orgSecurityManager: CheckSpec = {
 export const alertListingChecks: CheckSpec[] = [
   stateFilter(ORG), toolFilters(ORG, ['tool_name', 'tool_guid']), toolFilters(REPO, ['tool_guid']), toolFiltersExclusive(ORG),
   sortDirection(ORG), perPage(REPO), perPage(ORG), cursors(REPO), cursors(ORG), pageNumbers(REPO), pageNumbers(ORG),
-  repositoryOnlyInOrgListing, instanceDefaultBranch, orgInstanceDefaultBranch, refShortForm, eachDismissedReason, orgSecurityManager, publicRepoScope, scopesRequired, orgScopesRequired, orgNotFound, patchNotFound, orgCoversRepositories, orgSortUpdated,
+  repositoryOnlyInOrgListing, instanceDefaultBranch, orgInstanceDefaultBranch, refShortForm, eachDismissedReason, orgSecurityManager, publicRepoScope, scopesRequired, orgScopesRequired, orgNotFound, patchNotFound, orgCoversRepositories, orgOwnRepositories, orgSortUpdated,
 ];

@@ -202,6 +202,10 @@ export const codeScanningSuite: Suite = {
       const repo = t.resources.public_repo!;
       await refused(t, repo, await openAlert(t, repo), { state: 'fixed' }, 'PATCH state=fixed');
     }),
+    writeCheck('alerts.patch-state-required', 'A PATCH without state is refused and the alert stays open', 'alerts.patch-states', async (t) => {
+      const repo = t.resources.public_repo!;
+      await refused(t, repo, await openAlert(t, repo), { dismissed_reason: "won't fix" }, 'PATCH without state');
+    }),
     writeCheck('alerts.dismissed-reason-values', 'A dismissed_reason outside the listed values is refused', 'alerts.dismissed-reason-values', async (t) => {
       const repo = t.resources.public_repo!;
       await refused(t, repo, await openAlert(t, repo), { state: 'dismissed', dismissed_reason: 'conformance-not-a-reason' }, 'PATCH with an unlisted dismissed_reason');
@@ -258,6 +262,15 @@ export const codeScanningSuite: Suite = {
       const control = await dismissAndReopen(t, t.resources.public_repo!, await openAlert(t, t.resources.public_repo!));
       await expectRefusal(t, { probe, control, expected: [403], what: `PATCH an alert of ${repo}` });
     }, { tokens: ['classic'], resources: ['public_repo', 'archived_repo'] }),
+    writeCheck('alerts.update-no-advanced-security-403', 'Updating an alert of a repository without advanced security answers 403', 'alerts.update-archived-403', async (t) => {
+      const repo = t.resources.no_advanced_security_repo!;
+      // Code scanning is off there, so it lists no alert: the number of an open alert of public_repo stands in.
+      const number = await openAlert(t, t.resources.public_repo!);
+      const probe = await patch(t, repo, number, DISMISS);
+      // The control: the same dismissal of that alert of public_repo, reopened at once.
+      const control = await dismissAndReopen(t, t.resources.public_repo!, number);
+      await expectRefusal(t, { probe, control, expected: [403], what: `PATCH alert ${number} of ${repo}` });
+    }, { tokens: ['classic'], resources: ['public_repo', 'no_advanced_security_repo'] }),
     ...alertListingChecks,
   ],
 };

@@ -24,8 +24,9 @@ function repository(ctx: HandlerContext, listing = false): Repo | HandlerResult 
   if (ctx.fault('alerts-public-repo-scope-refused') && token?.kind === 'classic' && !token.scopes?.some((s) => s === 'security_events' || s === 'repo')) {
     return error(403, 'Missing scope: security_events');
   }
-  // The faults: the listing answers as if the feature were on; a read looks the alert up first, so it is not found.
-  if (!repo.advancedSecurity && !(listing && ctx.fault('alerts-no-ghas-listing-200'))) return !listing && ctx.fault('alerts-no-ghas-read-404') ? notFound() : error(403, NO_ADVANCED_SECURITY);
+  // The faults: the listing answers as if the feature were on; a read or an update looks the alert up first, so it is not found.
+  const lookedUpFirst = ctx.endpoint.id === 'code-scanning.alert' ? ctx.fault('alerts-no-ghas-read-404') : ctx.fault('alerts-no-ghas-patch-404');
+  if (!repo.advancedSecurity && !(listing && ctx.fault('alerts-no-ghas-listing-200'))) return !listing && lookedUpFirst ? notFound() : error(403, NO_ADVANCED_SECURITY);
   return repo;
 }
 
@@ -52,6 +53,8 @@ const invalid = (field: string, message: string) => error(422, VALIDATION_FAILED
 function update(ctx: HandlerContext, alert: Alert): HandlerResult | undefined {
   const { state, dismissed_reason: reason } = ctx.body;
   const allowed: readonly unknown[] = ALERT_PATCH_STATES;
+  // The fault treats a PATCH without state as one changing nothing.
+  if (state === undefined && ctx.fault('alerts-patch-state-optional')) return undefined;
   if (typeof state !== 'string' || (!allowed.includes(state) && !ctx.fault('alerts-patch-any-state'))) {
     return invalid('state', `state is required and must be one of ${ALERT_PATCH_STATES.join(', ')}`);
   }
@@ -91,6 +94,9 @@ export const codeScanningArea: AreaModule<CodeScanningState> = {
   faults: [
     { id: 'alerts-no-ghas-listing-200', requirement: 'alerts.no-advanced-security-403', effect: 'Listing alerts of a repository without advanced security answers 200.', endpoints: ['code-scanning.repo-alerts'] },
     { id: 'alerts-no-ghas-read-404', requirement: 'alerts.no-advanced-security-403', effect: 'Reading an alert of a repository without advanced security answers 404 (the alert is looked up before the feature), not 403.', endpoints: ['code-scanning.alert'] },
+    { id: 'alerts-no-ghas-patch-404', requirement: 'alerts.update-archived-403', effect: 'Updating an alert of a repository without advanced security answers 404 (the alert is looked up before the feature), not 403.' },
+    { id: 'alerts-patch-state-optional', requirement: 'alerts.patch-states', effect: 'A PATCH without `state` answers 200 and changes nothing.' },
+    { id: 'alerts-org-other-orgs', requirement: 'alerts.org-default-branch', effect: "The organization listing also lists the alerts of other organizations' repositories the caller can read." },
     { id: 'alerts-archived-patch-accepted', requirement: 'alerts.update-archived-403', effect: 'Updating an alert of an archived repository answers 200.' },
     { id: 'alerts-unknown-alert-500', requirement: 'alerts.not-found-404', effect: 'An unknown alert number answers 500 instead of 404.' },
     { id: 'alerts-org-no-repository', requirement: 'alerts.repository-in-org-listing', effect: 'Organization listings lack `repository`.' },
@@ -164,7 +170,7 @@ export const codeScanningArea: AreaModule<CodeScanningState> = {
       // Not shown: a caller who is neither owner nor security manager learns nothing, as for an unknown organization.
       if (!allowed) return notFound();
       const entries = world.liveRepos()
-        .filter((r) => r.owner === org.login && r.advancedSecurity && !(r.private && ctx.fault('alerts-org-omits-private-repos')))
+        .filter((r) => (r.owner === org.login || (ctx.fault('alerts-org-other-orgs') && canRead(world, ctx.caller, r))) && r.advancedSecurity && !(r.private && ctx.fault('alerts-org-omits-private-repos')))
         .flatMap((repo) => alertsOf(ctx, repo).map((alert) => ({ repo, alert })));
       return listAlerts(ctx, entries, {
         ref: DEFAULT_REF, refFilter: !ctx.fault('alerts-org-pull-request-alerts'), withRepository: !ctx.fault('alerts-org-no-repository'),

@@ -287,6 +287,9 @@ const dismiss = (base: string, n: number, body: Record<string, unknown> = { stat
 const PROBES: Record<string, Probe> = {
   'alerts-no-ghas-listing-200': async (b) => (await call(b, PLAIN)).status === 403,
   'alerts-no-ghas-read-404': async (b) => (await call(b, `${PLAIN}/1`)).status === 403,
+  'alerts-no-ghas-patch-404': async (b) => (await patch(b, `${PLAIN}/1`, { state: 'dismissed', dismissed_reason: DISMISSED_REASONS[1] })).status === 403,
+  'alerts-patch-state-optional': async (b) => (await dismiss(b, await firstOpen(b), { dismissed_reason: DISMISSED_REASONS[1] })).status === 422,
+  'alerts-org-other-orgs': async (b) => (await all(b, `${ORG}?per_page=100`)).every((a) => a.repository.full_name.startsWith('acme/')),
   'alerts-org-reason-identifier': async (b) => {
     const n = await firstOpen(b);
     await dismiss(b, n, { state: 'dismissed', dismissed_reason: "won't fix" });
