@@ -110,11 +110,14 @@ export const importsSuite: Suite = {
       if (!t.expectStatus(r, [200], 'PATCH with a project choice')) return;
       if (statusIn(t, r, 'PATCH with a project choice') === 'detection_found_multiple') t.fail('the import did not restart');
     }),
-    check('imports.error-failed-step', 'status error reports failed_step', 'imports.error-failed-step', async (t) => {
+    check('imports.error-failed-step', 'status error reports failed_step and an error message', 'imports.error-failed-step', async (t) => {
       await start(t, { vcs: 'subversion', vcs_url: url(t, 'broken') });
-      const last = (await follow(t)).at(-1);
+      const last = (await follow(t)).at(-1) as (ImportRecord & { error_message?: unknown; status_text?: unknown }) | undefined;
       if (last?.status !== 'error') return t.skip('inconclusive', `the broken URL ended in ${last?.status}`);
       if (typeof last.failed_step !== 'string') t.fail('status error without failed_step');
+      // "plus an error message": the field is not named; error_message (the platform's) or a status_text saying something carries it.
+      const said = (v: unknown) => typeof v === 'string' && v.trim() !== '';
+      if (!said(last.error_message) && !said(last.status_text)) t.fail(`status error without an error message: error_message ${JSON.stringify(last.error_message)}, status_text ${JSON.stringify(last.status_text)}`);
     }),
     check('imports.patch-restarts', 'PATCH with no parameters restarts a finished import', 'imports.patch-restarts', async (t) => {
       await start(t, { vcs: 'subversion', vcs_url: url(t, 'ok') });

@@ -150,6 +150,7 @@ export const importsArea: AreaModule<ImportsState> = {
     { id: 'imports-percent-out-of-range', requirement: 'imports.importing-progress', effect: 'While importing, `percent` counts per mille, past 100.' },
     { id: 'imports-push-percent-out-of-range', requirement: 'imports.push-percent', effect: 'While pushing, `push_percent` counts per mille, past 100.' },
     { id: 'imports-password-echoed', requirement: 'imports.record-fields', effect: 'The record echoes `vcs_password`.' },
+    { id: 'imports-error-no-message', requirement: 'imports.error-failed-step', effect: 'With status error, the record carries no error message: no error_message, and status_text empty.' },
     { id: 'imports-error-no-failed-step', requirement: 'imports.error-failed-step', effect: '`failed_step` is missing with status error.' },
     { id: 'imports-no-project-choices', requirement: 'imports.project-choices', effect: '`project_choices` is missing with detection_found_multiple.' },
     { id: 'imports-credentials-no-restart', requirement: 'imports.auth-failed-restart', effect: 'PATCH with credentials leaves an auth_failed import as it is.' },

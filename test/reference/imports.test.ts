@@ -288,6 +288,10 @@ const PROBES: Record<string, Probe> = {
   'imports-push-percent-out-of-range': async (b) => (await course(b, (await begin(b, { vcs_url: SOURCE })).body))
     .filter((r) => r.status === 'pushing').every((r) => r.push_percent! >= 0 && r.push_percent! <= 100),
   'imports-password-echoed': async (b) => !(await begin(b, { vcs_url: SOURCE, ...credentials })).text.includes(credentials.vcs_password),
+  'imports-error-no-message': async (b) => {
+    const record = last(await runTo(b, 'error', { vcs_url: url('broken') })) as { error_message?: unknown; status_text?: unknown };
+    return typeof record.error_message === 'string' && record.error_message !== '';
+  },
   'imports-error-no-failed-step': async (b) => typeof last(await runTo(b, 'error', { vcs_url: url('broken') })).failed_step === 'string',
   'imports-no-project-choices': async (b) =>
     Array.isArray(last(await runTo(b, 'detection_found_multiple', { vcs_url: url('multiple') })).project_choices),

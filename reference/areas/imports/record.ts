@@ -63,7 +63,8 @@ export function renderImport(ctx: HandlerContext, rec: ImportRecord): Record<str
     vcs,
     vcs_url: rec.vcsUrl,
     status,
-    status_text: STATUS_TEXT[status],
+    // The fault leaves an error without its message: status_text empty, no error_message.
+    status_text: status === 'error' && ctx.fault('imports-error-no-message') ? '' : STATUS_TEXT[status],
     use_lfs: rec.useLfs,
     has_large_files: ctx.fault('schema-import-has-large-files-string') ? String(counted.length > 0) : counted.length > 0,
     large_files_size: Math.round(counted.reduce((sum, f) => sum + f.size, 0) / (ctx.fault('imports-large-files-size-bytes') ? 1 : GB)),
@@ -73,7 +74,7 @@ export function renderImport(ctx: HandlerContext, rec: ImportRecord): Record<str
     ...(frame.percent !== undefined ? { percent: frame.percent } : {}),
     ...(frame.pushPercent !== undefined ? { push_percent: frame.pushPercent } : {}),
     ...(status === 'error' && !ctx.fault('imports-error-no-failed-step') ? { failed_step: 'importing' } : {}),
-    ...(status === 'error' ? { error_message: 'The source repository could not be read: unexpected end of pack data.' } : {}),
+    ...(status === 'error' && !ctx.fault('imports-error-no-message') ? { error_message: 'The source repository could not be read: unexpected end of pack data.' } : {}),
     ...(status === 'detection_found_multiple' && !ctx.fault('imports-no-project-choices') ? { project_choices: PROJECT_CHOICES } : {}),
     ...(ctx.fault('imports-password-echoed') && rec.credentials?.password ? { vcs_password: rec.credentials.password } : {}),
     url: `${url}/import`,
