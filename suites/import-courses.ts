@@ -76,6 +76,17 @@ export const importCourseChecks: CheckSpec[] = [
     const listed = (t.body<Author[]>(await t.request({ path: `${importPath(t)}/authors` })) ?? []).find((a) => a.id === author.id);
     if (listed?.name !== body.name || listed.email !== body.email) t.fail(`GET /import/authors then shows author ${author.id} as ${JSON.stringify(listed)}`);
   }),
+  check('imports.author-remap-while-importing', 'An author is remapped while the import is still running (200), not only once it is complete', 'imports.author-remap', async (t) => {
+    await start(t, { vcs: 'subversion', vcs_url: url(t, 'ok') });
+    // "at any time before new commits are pushed": the first moment the record counts authors, before it rests.
+    const last = (await follow(t, (r) => RESTING.includes(r.status) || ((r as { authors_count?: unknown }).authors_count as number) > 0)).at(-1);
+    if (!last || RESTING.includes(last.status)) return t.skip('inconclusive', `the import reached ${last?.status} before it counted an author`);
+    const listed = await t.request({ path: `${importPath(t)}/authors` });
+    const author = listed.status === 200 && Array.isArray(listed.json) ? (listed.json[0] as Author | undefined) : undefined;
+    if (!author) return t.skip('inconclusive', `while ${last.status}, GET /import/authors listed no author (${listed.status})`);
+    const r = await t.request({ method: 'PATCH', path: `${importPath(t)}/authors/${author.id}`, body: { name: 'Conformance Early', email: 'early@conformance.invalid' } });
+    t.expectStatus(r, [200], `PATCH author ${author.id} while the import is ${last.status}`);
+  }),
   check('imports.detection-identifies-vcs', 'Without vcs, detection fills in vcs: once detection ends the record names the type', 'imports.put-without-vcs-detecting', async (t) => {
     const seen = await detectedCourse(t);
     const detected = seen.filter((r) => !UNDETECTED.includes(r.status));

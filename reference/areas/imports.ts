@@ -116,6 +116,7 @@ function update(ctx: HandlerContext, rec: ImportRecord): HandlerResult {
 
 function updateAuthor(ctx: HandlerContext, rec: ImportRecord): HandlerResult {
   const known = visibleAuthors(rec).find((a) => a.id === Number(ctx.params.author_id));
+  if (known && frameOf(rec).status !== 'complete' && ctx.fault('imports-author-remap-once-complete')) return invalid('ImportAuthor', 'id', 'the import is still running');
   // The fault answers for an unknown id with an author made up on the spot.
   const author = known ?? (ctx.fault('imports-unknown-author-200') ? { id: Number(ctx.params.author_id), remoteId: '', remoteName: '', email: '', name: '' } : undefined);
   if (!author) return notFound();
@@ -164,6 +165,7 @@ export const importsArea: AreaModule<ImportsState> = {
     { id: 'imports-author-invalid-accepted', requirement: 'imports.author-validation', effect: 'Author updates with a non-string name or an invalid email are accepted.' },
     { id: 'imports-unknown-author-200', requirement: 'imports.not-found-404', effect: 'PATCH of an author id the import does not have answers 200 with a made-up author.' },
     { id: 'imports-authors-without-import-200', requirement: 'imports.not-found-404', effect: 'GET /import/authors with no import answers 200 with an empty array.' },
+    { id: 'imports-author-remap-once-complete', requirement: 'imports.author-remap', effect: 'Remapping an author is refused with 422 until the import is complete.' },
     { id: 'imports-author-remap-not-kept', requirement: 'imports.author-remap', effect: 'PATCH of an author answers 200 with the new name and email but keeps the old ones.' },
     { id: 'imports-auth-failed-restarts-detection', requirement: 'imports.auth-failed-restart', effect: 'Credentials after auth_failed restart detection, not the import.' },
     { id: 'imports-detection-skips-importing', requirement: 'imports.detecting-then-importing', effect: 'When detection ends the import goes straight to mapping.' },

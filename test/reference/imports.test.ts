@@ -288,6 +288,11 @@ const PROBES: Record<string, Probe> = {
   'imports-push-percent-out-of-range': async (b) => (await course(b, (await begin(b, { vcs_url: SOURCE })).body))
     .filter((r) => r.status === 'pushing').every((r) => r.push_percent! >= 0 && r.push_percent! <= 100),
   'imports-password-echoed': async (b) => !(await begin(b, { vcs_url: SOURCE, ...credentials })).text.includes(credentials.vcs_password),
+  'imports-author-remap-once-complete': async (b) => {
+    await runTo(b, 'mapping', { vcs: 'subversion', vcs_url: SOURCE });
+    const [author] = (await call(b, `${IMPORT}/authors`)).body as { id: number }[];
+    return (await send(b, 'PATCH', `${IMPORT}/authors/${author!.id}`, { name: 'Early', email: 'early@example.invalid' })).status === 200;
+  },
   'imports-error-no-message': async (b) => {
     const record = last(await runTo(b, 'error', { vcs_url: url('broken') })) as { error_message?: unknown; status_text?: unknown };
     return typeof record.error_message === 'string' && record.error_message !== '';
