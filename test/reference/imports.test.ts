@@ -285,6 +285,8 @@ const PROBES: Record<string, Probe> = {
   'imports-skip-mapping': async (b) => statuses(await course(b, (await begin(b, { vcs_url: SOURCE })).body)).includes('mapping'),
   'imports-percent-out-of-range': async (b) => (await course(b, (await begin(b, { vcs_url: SOURCE })).body))
     .filter((r) => r.status === 'importing').every((r) => r.percent! >= 0 && r.percent! <= 100),
+  'imports-no-push-percent': async (b) => (await course(b, (await begin(b, { vcs_url: SOURCE })).body))
+    .filter((r) => r.status === 'pushing').some((r) => r.push_percent !== undefined),
   'imports-push-percent-out-of-range': async (b) => (await course(b, (await begin(b, { vcs_url: SOURCE })).body))
     .filter((r) => r.status === 'pushing').every((r) => r.push_percent! >= 0 && r.push_percent! <= 100),
   'imports-password-echoed': async (b) => !(await begin(b, { vcs_url: SOURCE, ...credentials })).text.includes(credentials.vcs_password),

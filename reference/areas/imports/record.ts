@@ -72,7 +72,7 @@ export function renderImport(ctx: HandlerContext, rec: ImportRecord): Record<str
     authors_count: visibleAuthors(rec).length,
     ...(status === 'importing' ? { commit_count: Math.round((TOTAL_COMMITS * (frame.percent ?? 0)) / 100) } : {}),
     ...(frame.percent !== undefined ? { percent: frame.percent } : {}),
-    ...(frame.pushPercent !== undefined ? { push_percent: frame.pushPercent } : {}),
+    ...(frame.pushPercent !== undefined && !ctx.fault('imports-no-push-percent') ? { push_percent: frame.pushPercent } : {}),
     ...(status === 'error' && !ctx.fault('imports-error-no-failed-step') ? { failed_step: 'importing' } : {}),
     ...(status === 'error' && !ctx.fault('imports-error-no-message') ? { error_message: 'The source repository could not be read: unexpected end of pack data.' } : {}),
     ...(status === 'detection_found_multiple' && !ctx.fault('imports-no-project-choices') ? { project_choices: PROJECT_CHOICES } : {}),
