@@ -94,10 +94,15 @@ export const importCourseChecks: CheckSpec[] = [
     const blank = detected.filter((r) => typeof r.vcs !== 'string' || r.vcs === '');
     if (blank.length) t.fail(`after detection, ${blank.length} records (status ${blank[0]!.status}) carry vcs ${JSON.stringify(blank[0]!.vcs)}`);
   }),
-  check('imports.detecting-then-importing', 'When detection finds the type, the import goes on to importing', 'imports.detecting-then-importing', async (t) => {
-    const steps = course(await detectedCourse(t));
+  check('imports.detecting-then-importing', 'When detection finds the type, the import goes on to importing and reports commit_count and percent', 'imports.detecting-then-importing', async (t) => {
+    const seen = await detectedCourse(t);
+    const steps = course(seen);
     if (steps[0] !== 'detecting' || steps.length < 2) return t.skip('inconclusive', `observed ${steps.join(' → ')}: no detection that ended`);
-    if (steps[1] !== 'importing') t.fail(`detection was followed by ${steps[1]}, not importing (observed ${steps.join(' → ')})`);
+    if (steps[1] !== 'importing') return t.fail(`detection was followed by ${steps[1]}, not importing (observed ${steps.join(' → ')})`);
+    // "importing | commit data fetched; commit_count and percent reported": by some importing record after detection.
+    const importing = seen.filter((r) => r.status === 'importing');
+    if (!importing.some((r) => Number.isInteger(r.commit_count))) t.fail(`none of ${importing.length} importing records after detection reports commit_count`);
+    if (!importing.some((r) => typeof r.percent === 'number')) t.fail(`none of ${importing.length} importing records after detection reports percent`);
   }),
   check('imports.found-nothing-new-import', 'After detection_found_nothing, DELETE and a PUT with a correct URL start a new import', 'imports.found-nothing-new-import', async (t) => {
     await start(t, { vcs_url: url(t, 'nothing') });

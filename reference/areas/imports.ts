@@ -149,6 +149,7 @@ export const importsArea: AreaModule<ImportsState> = {
     { id: 'imports-workflow-automation-accepted', requirement: 'imports.workflow-automation-422', effect: 'PUT into a repository with workflow automation is accepted.' },
     { id: 'imports-skip-mapping', requirement: 'imports.importing-then-mapping', effect: 'Imports go from importing straight to pushing.' },
     { id: 'imports-percent-out-of-range', requirement: 'imports.importing-progress', effect: 'While importing, `percent` counts per mille, past 100.' },
+    { id: 'imports-detected-no-percent', requirement: 'imports.detecting-then-importing', effect: 'An import started without vcs reports no percent once detection ends (commit_count only).' },
     { id: 'imports-no-push-percent', requirement: 'imports.push-percent', effect: 'While pushing, the record never reports push_percent.' },
     { id: 'imports-push-percent-out-of-range', requirement: 'imports.push-percent', effect: 'While pushing, `push_percent` counts per mille, past 100.' },
     { id: 'imports-password-echoed', requirement: 'imports.record-fields', effect: 'The record echoes `vcs_password`.' },

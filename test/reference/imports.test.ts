@@ -285,6 +285,8 @@ const PROBES: Record<string, Probe> = {
   'imports-skip-mapping': async (b) => statuses(await course(b, (await begin(b, { vcs_url: SOURCE })).body)).includes('mapping'),
   'imports-percent-out-of-range': async (b) => (await course(b, (await begin(b, { vcs_url: SOURCE })).body))
     .filter((r) => r.status === 'importing').every((r) => r.percent! >= 0 && r.percent! <= 100),
+  'imports-detected-no-percent': async (b) => (await course(b, (await begin(b, { vcs_url: SOURCE })).body))
+    .filter((r) => r.status === 'importing').some((r) => typeof r.percent === 'number'),
   'imports-no-push-percent': async (b) => (await course(b, (await begin(b, { vcs_url: SOURCE })).body))
     .filter((r) => r.status === 'pushing').some((r) => r.push_percent !== undefined),
   'imports-push-percent-out-of-range': async (b) => (await course(b, (await begin(b, { vcs_url: SOURCE })).body))

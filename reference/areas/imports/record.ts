@@ -71,7 +71,8 @@ export function renderImport(ctx: HandlerContext, rec: ImportRecord): Record<str
     large_files_count: counted.length,
     authors_count: visibleAuthors(rec).length,
     ...(status === 'importing' ? { commit_count: Math.round((TOTAL_COMMITS * (frame.percent ?? 0)) / 100) } : {}),
-    ...(frame.percent !== undefined ? { percent: frame.percent } : {}),
+    // The fault: an import whose type was detected reports no percent.
+    ...(frame.percent !== undefined && !(rec.vcs === null && ctx.fault('imports-detected-no-percent')) ? { percent: frame.percent } : {}),
     ...(frame.pushPercent !== undefined && !ctx.fault('imports-no-push-percent') ? { push_percent: frame.pushPercent } : {}),
     ...(status === 'error' && !ctx.fault('imports-error-no-failed-step') ? { failed_step: 'importing' } : {}),
     ...(status === 'error' && !ctx.fault('imports-error-no-message') ? { error_message: 'The source repository could not be read: unexpected end of pack data.' } : {}),
