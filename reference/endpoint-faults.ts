@@ -20,6 +20,7 @@ const SCOPABLE: Readonly<Record<string, (e: Endpoint) => boolean>> = {
   'versioning-v3-media-refused': all,
   'cond-etag-unquoted': all,
   'ratelimit-304-counted': all,
+  'values-url-fields-objects': all,
   'events-no-poll-interval': (e) => e.area === 'events',
   'notifications-no-poll-interval': (e) => e.area === 'notifications',
   // Endpoints open to anyone (a private repository's events) refuse in their handler instead.

@@ -56,6 +56,7 @@ const CONVENTION_FAULTS: Fault[] = [
   { id: 'schema-alert-number-string', requirement: 'resource.code-scanning-alert', effect: 'Code scanning alerts carry `number` as a string.' },
   { id: 'schema-org-alert-repository-name', requirement: 'resource.code-scanning-alert-org', effect: 'The organization listing gives `repository` as its full name, not a repository object.' },
   { id: 'schema-repository-description-null', requirement: 'resource.repository', effect: 'Embedded repositories carry `description: null` (nullability not shown: a warning).' },
+  { id: 'values-url-fields-objects', requirement: 'resource.url-fields', effect: 'Every field ending in `_url` is a link object {href}, not a string.' },
   { id: 'timestamps-with-milliseconds', requirement: 'resource.timestamps', effect: 'Every timestamp in a response body carries milliseconds (YYYY-MM-DDTHH:MM:SS.000Z).' },
   { id: 'cond-etag-unquoted', requirement: 'cond.etag-quoted', effect: 'ETag values are sent without the required quotes.' },
   { id: 'cond-if-none-match-ignored', requirement: 'cond.etag-304', effect: 'A matching If-None-Match is answered 200, never 304.' },
@@ -69,6 +70,7 @@ const PERMISSION_FAULTS: Fault[] = [
   { id: 'permissions-security-events-ignored', requirement: 'permissions.code-scanning', effect: 'Code scanning admits fine-grained and app tokens that lack security_events.' },
   { id: 'permissions-read-admits-write', requirement: 'permissions.code-scanning', effect: 'security_events=read suffices to update an alert.', endpoints: ['code-scanning.alert-update'] },
   { id: 'permissions-contents-ignored', requirement: 'permissions.imports-contents', effect: 'Import endpoints admit fine-grained and app tokens that lack contents.' },
+  { id: 'permissions-imports-reads-refuse-classic', requirement: 'permissions.imports-token-kinds', effect: 'The import reads hold classic tokens to the fine-grained rule (contents=read), which no classic token holds: 403.', endpoints: ['imports.get', 'imports.authors', 'imports.large-files'] },
   { id: 'permissions-uat-only-ignored', requirement: 'permissions.uat-only', effect: 'An installation token holding contents=write may call the [U] import endpoints.' },
   { id: 'permissions-header-wrong', requirement: 'auth.accepted-permissions-header', effect: 'X-Accepted-<Vendor>-Permissions names the read level on write endpoints too.', endpoints: WRITE_ENDPOINTS },
 ];

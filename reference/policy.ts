@@ -41,9 +41,13 @@ export function admit(endpoint: Endpoint, caller: Caller, fault: (id: string) =>
   }
   if (token.kind === 'classic' || token.kind === 'oauth') {
     const scopes = endpoint.scopes ?? [];
-    const scopeIgnored = endpoint.area === 'notifications' && fault('notifications-scope-ignored');
+    const scopeIgnored = (endpoint.area === 'notifications' && fault('notifications-scope-ignored'))
+      || (endpoint.id === 'code-scanning.org-alerts' ? fault('alerts-org-scope-ignored') : endpoint.area === 'code-scanning' && fault('alerts-scope-ignored'));
     if (scopes.length && !scopes.some((s) => token.scopes?.includes(s)) && !scopeIgnored) {
       return error(403, `Missing scope: this endpoint needs one of ${scopes.join(', ')}`);
+    }
+    if (endpoint.area === 'imports' && endpoint.method === 'GET' && token.kind === 'classic' && fault('permissions-imports-reads-refuse-classic')) {
+      return error(403, 'Resource not accessible by personal access token (classic): contents=read is needed');
     }
     return undefined;
   }

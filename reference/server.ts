@@ -115,6 +115,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
     if (rate) Object.assign(common, rateLimitHeaders(state.rateLimiter.status(rate.key, rate.category, rate.authenticated), rate.category));
     if (fault('errors-no-message') || fault(`errors-${result.status}-no-message`)) stripMessage(result);
     if (fault('timestamps-with-milliseconds')) result.body = withMilliseconds(result.body);
+    if (fault('values-url-fields-objects')) result.body = urlsAsLinks(result.body);
     send(res, result, common);
   };
 
@@ -234,6 +235,13 @@ function ssoSubject(caller: Caller, fault: (id: string) => boolean): Caller {
   const kind = caller.token?.kind;
   if (!caller.token || (kind !== 'fine-grained' && kind !== 'app-user') || !fault('auth-sso-blocks-fine-grained')) return caller;
   return { ...caller, token: { ...caller.token, kind: 'classic', ssoAuthorized: [] } };
+}
+
+/** The fault's body: each `_url` string becomes a link object, as a hypermedia-style API would send it. */
+function urlsAsLinks(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(urlsAsLinks);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k.endsWith('_url') && typeof v === 'string' ? { href: v } : urlsAsLinks(v)]));
 }
 
 function stripMessage(result: HandlerResult): void {

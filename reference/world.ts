@@ -94,6 +94,8 @@ export const REPOS: Repo[] = [
 export const TOKENS: Token[] = [
   { role: 'classic', value: 'ref-classic-full', kind: 'classic', login: 'mona', scopes: ['repo', 'notifications', 'security_events', 'read:org'], ssoAuthorized: ['acme'] },
   { role: 'classic_public', value: 'ref-classic-public', kind: 'classic', login: 'ada', scopes: ['public_repo'] },
+  // No scope at all: refused where an endpoint names the scopes it needs.
+  { role: 'classic_bare', value: 'ref-classic-bare', kind: 'classic', login: 'mona', scopes: [], ssoAuthorized: ['acme'] },
   { role: 'sso_unauthorized', value: 'ref-classic-sso-unauthorized', kind: 'classic', login: 'mona', scopes: ['repo', 'notifications', 'security_events', 'read:org'], ssoAuthorized: [] },
   { role: 'security_manager', value: 'ref-classic-security-manager', kind: 'classic', login: 'grace', scopes: ['security_events'], ssoAuthorized: ['acme'] },
   { role: 'org_member', value: 'ref-classic-member', kind: 'classic', login: 'hubot', scopes: ['repo', 'notifications', 'security_events'], ssoAuthorized: ['acme'] },

@@ -8,7 +8,7 @@ import { EXIT, UserError } from './exit-codes.js';
 import { readPackageJson } from './paths.js';
 
 export type TokenName =
-  | 'classic' | 'classic_public' | 'org_member' | 'security_manager' | 'fine_grained' | 'fine_grained_bare' | 'app_user' | 'app_installation' | 'invalid' | 'sso_unauthorized';
+  | 'classic' | 'classic_public' | 'classic_bare' | 'org_member' | 'security_manager' | 'fine_grained' | 'fine_grained_bare' | 'app_user' | 'app_installation' | 'invalid' | 'sso_unauthorized';
 
 /** Profile tokens of a kind other than the personal access token (classic): those "Notification endpoints accept only a classic personal access token" refuses. */
 export const NOT_CLASSIC_TOKENS = ['fine_grained', 'app_user', 'app_installation'] as const satisfies readonly TokenName[];

@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { LIMITS } from '../spec/limits.js';
 import { DISMISSED_REASONS } from '../spec/vocabulary.js';
 import type { Reply } from '../src/client.js';
+import { expectRefusal } from '../src/refusal.js';
 import type { CheckContext, CheckSpec } from '../src/suite.js';
 import { alerts, link, patchAlert, type Alert } from './alerts-http.js';
 
@@ -258,6 +259,20 @@ const orgCoversRepositories: CheckSpec = {
   },
 };
 
+/** "list alerts across an organization": the organization listing lists the alerts of that organization's repositories only. */
+const orgOwnRepositories: CheckSpec = {
+  id: 'alerts.org-own-repositories', title: "The organization listing lists only alerts of the organization's own repositories",
+  requirement: 'alerts.org-default-branch', needs: ORG.needs,
+  async run(t) {
+    const listed = await everything(t, ORG, '');
+    if (!listed) return;
+    const named = listed.filter((a) => typeof fullName(a) === 'string');
+    if (!named.length) return t.skip('inconclusive', `no alert of ${ORG.what} names its repository's full_name`);
+    const foreign = [...new Set(named.map((a) => fullName(a)!).filter((n) => !n.startsWith(`${t.resources.org}/`)))];
+    if (foreign.length) t.fail(`${ORG.what} of ${t.resources.org} lists alerts of ${foreign.slice(0, 4).join(', ')}, not repositories of ${t.resources.org}`);
+  },
+};
+
 /** "`most_recent_instance` describes the default branch, or the `ref` requested": with no ref, one branch and never a pull request. */
 const instanceDefaultBranch: CheckSpec = {
   id: 'alerts.instance-default-branch', title: 'With no ref requested, most_recent_instance describes the default branch (listing and single alert)',
@@ -279,6 +294,30 @@ const instanceDefaultBranch: CheckSpec = {
   },
 };
 
+/**
+ * The organization listing takes no `ref` and "covers the default branch" of each repository, so
+ * its `most_recent_instance` describes that branch: one ref per repository, never a pull request.
+ */
+const orgInstanceDefaultBranch: CheckSpec = {
+  id: 'alerts.org-instance-default-branch', title: "The organization listing's most_recent_instance describes each repository's one default branch",
+  requirement: 'alerts.most-recent-instance-ref', needs: ORG.needs,
+  async run(t) {
+    const listed = await everything(t, ORG, '');
+    if (!listed) return;
+    const refs = new Map<string, Set<string>>();
+    for (const a of listed) {
+      const ref = a.most_recent_instance?.ref;
+      if (typeof ref === 'string') refs.set(fullName(a) ?? '?', (refs.get(fullName(a) ?? '?') ?? new Set()).add(ref));
+    }
+    if (!refs.size) return t.skip('inconclusive', `no alert of ${ORG.what} names most_recent_instance.ref`);
+    for (const [repo, seen] of refs) {
+      const pulls = [...seen].filter((r) => /^refs\/pull\//.test(r));
+      if (pulls.length) t.fail(`${repo}: most_recent_instance names pull-request refs (${pulls.slice(0, 3).join(', ')}), not the default branch`);
+      else if (seen.size > 1) t.fail(`${repo}: most_recent_instance names ${seen.size} refs (${[...seen].slice(0, 4).join(', ')}), not the one default branch`);
+    }
+  },
+};
+
 /** A classic token holding public_repo (and neither security_events nor repo) reads the alerts of a public repository. */
 const publicRepoScope: CheckSpec = {
   id: 'alerts.public-repo-scope', title: 'A classic token with only the public_repo scope reads the alerts of a public repository',
@@ -292,6 +331,46 @@ const publicRepoScope: CheckSpec = {
     if (!t.expectStatus(listed, [200], `GET ${REPO.path(t)} as classic_public`)) return;
     const number = Array.isArray(listed.json) ? (listed.json[0] as Alert | undefined)?.number : undefined;
     if (number !== undefined) t.expectStatus(await t.request({ path: REPO.path(t, `/${number}`), as: 'classic_public' }), [200], `GET alert ${number} as classic_public`);
+  },
+};
+
+/** The classic_bare token, when the profile declares it holds none of the scopes: the probe of the scope checks. */
+function bareScopes(t: CheckContext, needed: readonly string[]): string[] {
+  const scopes = t.profile.tokens?.classic_bare?.scopes;
+  if (!scopes || scopes.some((s) => needed.includes(s))) {
+    return t.skip('missing-token', `tokens.classic_bare.scopes is ${JSON.stringify(scopes)}: not declared without ${needed.join(', ')}`);
+  }
+  return scopes;
+}
+
+/** "Classic tokens need scopes": a classic token holding none that code scanning names is refused where the classic token is admitted. */
+const scopesRequired: CheckSpec = {
+  id: 'alerts.scopes-required', title: 'A classic token holding none of security_events, public_repo and repo is refused (403 or 404) the alert listing and an alert',
+  requirement: 'alerts.classic-scopes', needs: { tokens: ['classic', 'classic_bare'], resources: ['public_repo'] },
+  async run(t) {
+    const scopes = bareScopes(t, ['security_events', 'public_repo', 'repo']);
+    // The control: the same reads with the classic token, which holds the scopes.
+    const { control } = await expectRefusal(t, { probe: { path: REPO.path(t, '?per_page=1'), as: 'classic_bare' }, control: { path: REPO.path(t, '?per_page=1') }, expected: [403, 404], what: `GET ${REPO.path(t)} with scopes [${scopes.join(', ')}]` });
+    const number = Array.isArray(control.json) ? (control.json[0] as Alert | undefined)?.number : undefined;
+    if (number === undefined) return t.info(`${REPO.what} lists no alert: the single-alert read was not tried`);
+    await expectRefusal(t, { probe: { path: REPO.path(t, `/${number}`), as: 'classic_bare' }, control: { path: REPO.path(t, `/${number}`) }, expected: [403, 404], what: `GET alert ${number} with scopes [${scopes.join(', ')}]` });
+  },
+};
+
+/** "the organization listing needs `repo` or `security_events`": an owner's token holding neither is refused. */
+const orgScopesRequired: CheckSpec = {
+  id: 'alerts.org-scopes-required', title: "A classic token holding neither repo nor security_events is refused the organization's alerts, the same owner's classic token is not",
+  requirement: 'alerts.org-owner-or-security-manager', needs: { tokens: ['classic', 'classic_bare'], resources: ['org'] },
+  async run(t) {
+    const scopes = bareScopes(t, ['repo', 'security_events']);
+    if (t.profile.tokens?.classic_bare?.login !== t.profile.tokens?.classic?.login) {
+      return t.skip('missing-token', 'tokens.classic_bare does not name the classic token\'s login: ownership, not the scope, could decide');
+    }
+    // "with insufficient permissions the answer is 404 or 403" (document 1, Authentication).
+    await expectRefusal(t, {
+      probe: { path: ORG.path(t, '?per_page=1'), as: 'classic_bare' }, control: { path: ORG.path(t, '?per_page=1') }, expected: [403, 404],
+      what: `GET ${ORG.path(t)} with scopes [${scopes.join(', ')}]`, source: 'document 1, Authentication: "with insufficient permissions the answer is 404 or 403"',
+    });
   },
 };
 
@@ -311,18 +390,32 @@ const refShortForm: CheckSpec = {
   },
 };
 
-/** Every listed dismissed_reason is accepted: each dismisses an open alert (reopened at the end of the run). */
+/**
+ * Every listed dismissed_reason is accepted: each dismisses an open alert (reopened at the end of the
+ * run) and is answered as given, by the PATCH and, where the repository is the organization's, by
+ * the organization listing.
+ */
 const eachDismissedReason: CheckSpec = {
-  id: 'alerts.dismissed-reason-each', title: 'Each listed dismissed_reason dismisses an alert and is returned as given', requirement: 'alerts.dismissed-reason-values',
-  needs: REPO.needs, writes: true,
+  id: 'alerts.dismissed-reason-each', title: 'Each listed dismissed_reason dismisses an alert and is returned as given (the update and the organization listing)',
+  requirement: 'alerts.dismissed-reason-values', needs: REPO.needs, writes: true,
   async run(t) {
     const open = (await alerts(t, REPO.path(t, `?state=open&per_page=${DISMISSED_REASONS.length}`)))?.items ?? [];
     if (open.length < DISMISSED_REASONS.length) return t.skip('missing-resource', `fewer than ${DISMISSED_REASONS.length} open alerts in ${t.resources.public_repo}`);
+    const given = new Map<number, string>();
     for (const [i, reason] of DISMISSED_REASONS.entries()) {
       const r = await patchAlert(t, REPO.path(t, `/${open[i]!.number}`), { state: 'dismissed', dismissed_reason: reason });
       if (!t.expectStatus(r, [200], `dismissing alert ${open[i]!.number} with dismissed_reason "${reason}"`)) continue;
+      given.set(open[i]!.number, reason);
       const got = (r.json as { dismissed_reason?: unknown } | undefined)?.dismissed_reason;
       if (got !== reason) t.fail(`dismissed with "${reason}", the alert answers dismissed_reason ${JSON.stringify(got)}`);
+    }
+    const repo = t.resources.public_repo!;
+    if (!t.resources.org || !repo.startsWith(`${t.resources.org}/`)) return t.info(`public_repo ${repo} is not owned by org ${t.resources.org ?? '(none)'}: the organization listing was not read`);
+    const listed = await everything(t, ORG, '&state=dismissed');
+    for (const [number, reason] of given) {
+      const a = listed?.find((x) => x.number === number && fullName(x) === repo) as (Alert & { dismissed_reason?: unknown }) | undefined;
+      // Requiredness is not shown: only a reason the listing gives is judged.
+      if (a && a.dismissed_reason !== undefined && a.dismissed_reason !== reason) t.fail(`${ORG.what} (state=dismissed) gives ${repo}#${number}, dismissed with "${reason}", dismissed_reason ${JSON.stringify(a.dismissed_reason)}`);
     }
   },
 };
@@ -345,5 +438,5 @@ const orgSecurityManager: CheckSpec = {
 export const alertListingChecks: CheckSpec[] = [
   stateFilter(ORG), toolFilters(ORG, ['tool_name', 'tool_guid']), toolFilters(REPO, ['tool_guid']), toolFiltersExclusive(ORG),
   sortDirection(ORG), perPage(REPO), perPage(ORG), cursors(REPO), cursors(ORG), pageNumbers(REPO), pageNumbers(ORG),
-  repositoryOnlyInOrgListing, instanceDefaultBranch, refShortForm, eachDismissedReason, orgSecurityManager, publicRepoScope, orgNotFound, patchNotFound, orgCoversRepositories, orgSortUpdated,
+  repositoryOnlyInOrgListing, instanceDefaultBranch, orgInstanceDefaultBranch, refShortForm, eachDismissedReason, orgSecurityManager, publicRepoScope, scopesRequired, orgScopesRequired, orgNotFound, patchNotFound, orgCoversRepositories, orgOwnRepositories, orgSortUpdated,
 ];

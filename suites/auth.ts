@@ -1,10 +1,26 @@
 /** Authentication: token schemes, refused passwords, 401s, 404/403 without access, permissions header, single sign-on, classic-only notifications. */
+import type { Reply } from '../src/client.js';
 import { NOT_CLASSIC_TOKENS } from '../src/profile.js';
 import { expectRefusal, judgeRefusal } from '../src/refusal.js';
-import type { Suite } from '../src/suite.js';
+import type { CheckContext, Suite } from '../src/suite.js';
 import { compareSchemes } from './token-schemes.js';
 
 const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
+/**
+ * The organization's own data that single sign-on guards: its alert listing, its events, and the
+ * dashboard of the unauthorized token's user in it (that user's own, so only SSO can refuse it).
+ */
+function ssoOrgPaths(t: CheckContext): string[] {
+  const org = t.resources.sso_org!;
+  const user = t.profile.tokens?.sso_unauthorized?.login;
+  // The dashboard's control, the classic token, must be the same user's.
+  const own = user && user === t.profile.tokens?.classic?.login;
+  return [
+    `/orgs/${org}/code-scanning/alerts?per_page=1`, `/orgs/${org}/events?per_page=1`,
+    ...(own ? [`/users/${user}/events/orgs/${org}?per_page=1`] : []),
+  ];
+}
+
 /** The control of the token refusals: the classic token, which notifications admit. */
 const NOTIFICATIONS = { path: '/notifications?per_page=1' };
 
@@ -114,13 +130,17 @@ export const authSuite: Suite = {
       id: 'auth.sso-403-header', title: 'A token not authorized for an SSO organization gets 404, or 403 with an SSO URL', requirement: 'auth.sso-403-header',
       needs: { tokens: ['sso_unauthorized'], resources: ['sso_org'] },
       async run(t) {
-        const path = `/orgs/${t.resources.sso_org}/code-scanning/alerts`;
-        // The control: the classic token, authorized for the organization.
-        const { verdict, probe: r } = await expectRefusal(t, { probe: { path, as: 'sso_unauthorized' }, control: { path }, expected: [403, 404], what: `GET ${path} as the unauthorized token` });
-        if (verdict !== 'refused') return;
-        if (r.status === 404) return t.info('answered 404, which the spec allows; no header is required then');
-        const header = r.headers[t.names.ssoHeader.toLowerCase()];
-        if (!header || !/https?:\/\/\S+/.test(header)) t.fail(`the 403 has ${header ? `${t.names.ssoHeader}: ${header}` : `no ${t.names.ssoHeader} header`}, not a URL to authorize the token`);
+        for (const path of ssoOrgPaths(t)) {
+          // The control: the classic token, authorized for the organization.
+          const { verdict, probe: r } = await expectRefusal(t, { probe: { path, as: 'sso_unauthorized' }, control: { path }, expected: [403, 404], what: `GET ${path} as the unauthorized token` });
+          if (verdict !== 'refused') continue;
+          if (r.status === 404) {
+            t.info(`GET ${path} answered 404, which the spec allows; no header is required then`);
+            continue;
+          }
+          const header = r.headers[t.names.ssoHeader.toLowerCase()];
+          if (!header || !/https?:\/\/\S+/.test(header)) t.fail(`GET ${path}: the 403 has ${header ? `${t.names.ssoHeader}: ${header}` : `no ${t.names.ssoHeader} header`}, not a URL to authorize the token`);
+        }
       },
     },
     {
@@ -146,6 +166,31 @@ export const authSuite: Suite = {
           if (!/^partial-results; organizations=\d+(,\d+)*$/.test(header)) t.fail(`GET ${path}: ${t.names.ssoHeader} is "${header}", not "partial-results; organizations=<id>,<id>"`);
         }
         if (!spanned) return t.skip('inconclusive', `neither notifications nor issue search of the classic token include anything of ${org}`);
+      },
+    },
+    {
+      // "Fine-grained tokens are authorized at creation; app tokens are authorized automatically": where single
+      // sign-on refuses a classic token never authorized, fine-grained and app user tokens of a member pass.
+      id: 'auth.sso-fine-grained-app', title: 'Single sign-on does not refuse fine-grained and app user tokens', requirement: 'auth.sso-fine-grained-app',
+      needs: { tokens: ['sso_unauthorized'], resources: ['sso_org'] },
+      async run(t) {
+        const kinds = (['fine_grained', 'app_user'] as const).filter((n) => t.profile.tokens?.[n]);
+        if (!kinds.length) return t.skip('missing-token', 'the profile names no fine_grained or app_user token');
+        const sso = (r: Reply) => (r.status === 403 ? r.headers[t.names.ssoHeader.toLowerCase()] : undefined);
+        let enforced = 0;
+        for (const path of ssoOrgPaths(t)) {
+          const classic = await t.request({ path, as: 'sso_unauthorized' });
+          if (!sso(classic)) {
+            t.info(`GET ${path} with the SSO-unauthorized classic token answered ${classic.status} without ${t.names.ssoHeader}: no enforcement to compare with`);
+            continue;
+          }
+          enforced += 1;
+          for (const as of kinds) {
+            const r = await t.request({ path, as });
+            if (sso(r)) t.fail(`GET ${path} with the ${as} token: 403 for single sign-on (${t.names.ssoHeader}: ${sso(r)})`);
+          }
+        }
+        if (!enforced) t.skip('inconclusive', 'single sign-on refused the unauthorized classic token with its header on none of the organization\'s endpoints');
       },
     },
     {

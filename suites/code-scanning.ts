@@ -58,12 +58,16 @@ export const codeScanningSuite: Suite = {
   description: 'Alert listings and reads: refusals, the organization form, filters, ordering, page size, cursors.',
   checks: () => [
     {
-      id: 'alerts.no-advanced-security-403', title: 'A repository without advanced security answers 403', requirement: 'alerts.no-advanced-security-403',
+      id: 'alerts.no-advanced-security-403', title: 'A repository without advanced security answers 403 to its alert listing and to an alert read', requirement: 'alerts.no-advanced-security-403',
       needs: { tokens: ['classic'], resources: ['public_repo', 'no_advanced_security_repo'] },
       async run(t) {
         const path = `/repos/${t.resources.no_advanced_security_repo}/code-scanning/alerts`;
         // The control: the same listing of a repository with advanced security.
-        await expectRefusal(t, { probe: { path }, control: { path: alertsPath(t) }, expected: [403], what: `GET ${path}` });
+        const { control } = await expectRefusal(t, { probe: { path }, control: { path: alertsPath(t, '?per_page=1') }, expected: [403], what: `GET ${path}` });
+        // "(alert listing and reads)": an alert read there too, with the same alert number of the control repository read as its control.
+        const known = Array.isArray(control.json) ? (control.json[0] as Alert | undefined)?.number : undefined;
+        if (known === undefined) return t.inconclusive(`${t.resources.public_repo} lists no alert whose number a read could use (${control.status})`);
+        await expectRefusal(t, { probe: { path: `${path}/${known}` }, control: { path: alertsPath(t, `/${known}`) }, expected: [403], what: `GET ${path}/${known}` });
       },
     },
     repoCheck('alerts.not-found-404', 'An unknown alert answers 404', 'alerts.not-found-404', async (t) => {
@@ -198,6 +202,10 @@ export const codeScanningSuite: Suite = {
       const repo = t.resources.public_repo!;
       await refused(t, repo, await openAlert(t, repo), { state: 'fixed' }, 'PATCH state=fixed');
     }),
+    writeCheck('alerts.patch-state-required', 'A PATCH without state is refused and the alert stays open', 'alerts.patch-states', async (t) => {
+      const repo = t.resources.public_repo!;
+      await refused(t, repo, await openAlert(t, repo), { dismissed_reason: "won't fix" }, 'PATCH without state');
+    }),
     writeCheck('alerts.dismissed-reason-values', 'A dismissed_reason outside the listed values is refused', 'alerts.dismissed-reason-values', async (t) => {
       const repo = t.resources.public_repo!;
       await refused(t, repo, await openAlert(t, repo), { state: 'dismissed', dismissed_reason: 'conformance-not-a-reason' }, 'PATCH with an unlisted dismissed_reason');
@@ -254,6 +262,15 @@ export const codeScanningSuite: Suite = {
       const control = await dismissAndReopen(t, t.resources.public_repo!, await openAlert(t, t.resources.public_repo!));
       await expectRefusal(t, { probe, control, expected: [403], what: `PATCH an alert of ${repo}` });
     }, { tokens: ['classic'], resources: ['public_repo', 'archived_repo'] }),
+    writeCheck('alerts.update-no-advanced-security-403', 'Updating an alert of a repository without advanced security answers 403', 'alerts.update-archived-403', async (t) => {
+      const repo = t.resources.no_advanced_security_repo!;
+      // Code scanning is off there, so it lists no alert: the number of an open alert of public_repo stands in.
+      const number = await openAlert(t, t.resources.public_repo!);
+      const probe = await patch(t, repo, number, DISMISS);
+      // The control: the same dismissal of that alert of public_repo, reopened at once.
+      const control = await dismissAndReopen(t, t.resources.public_repo!, number);
+      await expectRefusal(t, { probe, control, expected: [403], what: `PATCH alert ${number} of ${repo}` });
+    }, { tokens: ['classic'], resources: ['public_repo', 'no_advanced_security_repo'] }),
     ...alertListingChecks,
   ],
 };

@@ -283,28 +283,6 @@ const USER_ORG_ANONYMOUS: CheckSpec = {
   },
 };
 
-/**
- * "Fine-grained tokens are authorized at creation; app tokens are authorized automatically": where single
- * sign-on refuses a classic token never authorized, fine-grained and app user tokens of a member pass.
- */
-const SSO_FINE_GRAINED: CheckSpec = {
-  id: 'auth.sso-fine-grained-app', title: 'Single sign-on does not refuse fine-grained and app user tokens', requirement: 'auth.sso-fine-grained-app',
-  needs: { tokens: ['sso_unauthorized'], resources: ['sso_org'] },
-  async run(t) {
-    const path = `/orgs/${t.resources.sso_org}/events?per_page=1`;
-    const classic = await t.request({ path, as: 'sso_unauthorized' });
-    if (classic.status !== 403 || !classic.headers[t.names.ssoHeader.toLowerCase()]) {
-      return t.skip('inconclusive', `GET ${path} with the SSO-unauthorized classic token answered ${classic.status} without ${t.names.ssoHeader}: no enforcement to compare with`);
-    }
-    const kinds = (['fine_grained', 'app_user'] as const).filter((n) => t.profile.tokens?.[n]);
-    if (!kinds.length) return t.skip('missing-token', 'the profile names no fine_grained or app_user token');
-    for (const as of kinds) {
-      const r = await t.request({ path, as });
-      if (r.status === 403 && r.headers[t.names.ssoHeader.toLowerCase()]) t.fail(`GET ${path} with the ${as} token: 403 for single sign-on (${t.names.ssoHeader}: ${r.headers[t.names.ssoHeader.toLowerCase()]})`);
-    }
-  },
-};
-
 /** "404 | Resource not found", listed for network events: a repository that does not exist has no network. */
 const UNKNOWN_NETWORK: CheckSpec = {
   id: 'events.network-unknown-404', title: 'The network events of a repository that does not exist answer 404', requirement: 'errors.not-found', needs: withRepo,
@@ -330,5 +308,5 @@ const PRIVATE_NETWORK: CheckSpec = {
 };
 
 export const timelineChecks = (): CheckSpec[] => [
-  ...TIMELINES.flatMap(perTimeline), ...TIMELINES.map(ageCheck), ETAG_QUOTED, ANONYMOUS, ...PUBLIC_ONLY, RECEIVED_PRIVATE_OWN, USER_PRIVATE_SHOWN, USER_ORG_ANONYMOUS, SSO_FINE_GRAINED, PRIVATE_NETWORK, UNKNOWN_NETWORK,
+  ...TIMELINES.flatMap(perTimeline), ...TIMELINES.map(ageCheck), ETAG_QUOTED, ANONYMOUS, ...PUBLIC_ONLY, RECEIVED_PRIVATE_OWN, USER_PRIVATE_SHOWN, USER_ORG_ANONYMOUS, PRIVATE_NETWORK, UNKNOWN_NETWORK,
 ];

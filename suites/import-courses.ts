@@ -76,6 +76,17 @@ export const importCourseChecks: CheckSpec[] = [
     const listed = (t.body<Author[]>(await t.request({ path: `${importPath(t)}/authors` })) ?? []).find((a) => a.id === author.id);
     if (listed?.name !== body.name || listed.email !== body.email) t.fail(`GET /import/authors then shows author ${author.id} as ${JSON.stringify(listed)}`);
   }),
+  check('imports.author-remap-while-importing', 'An author is remapped while the import is still running (200), not only once it is complete', 'imports.author-remap', async (t) => {
+    await start(t, { vcs: 'subversion', vcs_url: url(t, 'ok') });
+    // "at any time before new commits are pushed": the first moment the record counts authors, before it rests.
+    const last = (await follow(t, (r) => RESTING.includes(r.status) || ((r as { authors_count?: unknown }).authors_count as number) > 0)).at(-1);
+    if (!last || RESTING.includes(last.status)) return t.skip('inconclusive', `the import reached ${last?.status} before it counted an author`);
+    const listed = await t.request({ path: `${importPath(t)}/authors` });
+    const author = listed.status === 200 && Array.isArray(listed.json) ? (listed.json[0] as Author | undefined) : undefined;
+    if (!author) return t.skip('inconclusive', `while ${last.status}, GET /import/authors listed no author (${listed.status})`);
+    const r = await t.request({ method: 'PATCH', path: `${importPath(t)}/authors/${author.id}`, body: { name: 'Conformance Early', email: 'early@conformance.invalid' } });
+    t.expectStatus(r, [200], `PATCH author ${author.id} while the import is ${last.status}`);
+  }),
   check('imports.detection-identifies-vcs', 'Without vcs, detection fills in vcs: once detection ends the record names the type', 'imports.put-without-vcs-detecting', async (t) => {
     const seen = await detectedCourse(t);
     const detected = seen.filter((r) => !UNDETECTED.includes(r.status));
@@ -83,10 +94,15 @@ export const importCourseChecks: CheckSpec[] = [
     const blank = detected.filter((r) => typeof r.vcs !== 'string' || r.vcs === '');
     if (blank.length) t.fail(`after detection, ${blank.length} records (status ${blank[0]!.status}) carry vcs ${JSON.stringify(blank[0]!.vcs)}`);
   }),
-  check('imports.detecting-then-importing', 'When detection finds the type, the import goes on to importing', 'imports.detecting-then-importing', async (t) => {
-    const steps = course(await detectedCourse(t));
+  check('imports.detecting-then-importing', 'When detection finds the type, the import goes on to importing and reports commit_count and percent', 'imports.detecting-then-importing', async (t) => {
+    const seen = await detectedCourse(t);
+    const steps = course(seen);
     if (steps[0] !== 'detecting' || steps.length < 2) return t.skip('inconclusive', `observed ${steps.join(' → ')}: no detection that ended`);
-    if (steps[1] !== 'importing') t.fail(`detection was followed by ${steps[1]}, not importing (observed ${steps.join(' → ')})`);
+    if (steps[1] !== 'importing') return t.fail(`detection was followed by ${steps[1]}, not importing (observed ${steps.join(' → ')})`);
+    // "importing | commit data fetched; commit_count and percent reported": by some importing record after detection.
+    const importing = seen.filter((r) => r.status === 'importing');
+    if (!importing.some((r) => Number.isInteger(r.commit_count))) t.fail(`none of ${importing.length} importing records after detection reports commit_count`);
+    if (!importing.some((r) => typeof r.percent === 'number')) t.fail(`none of ${importing.length} importing records after detection reports percent`);
   }),
   check('imports.found-nothing-new-import', 'After detection_found_nothing, DELETE and a PUT with a correct URL start a new import', 'imports.found-nothing-new-import', async (t) => {
     await start(t, { vcs_url: url(t, 'nothing') });

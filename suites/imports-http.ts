@@ -52,7 +52,8 @@ export async function start(t: CheckContext, body: Record<string, unknown>, repo
   const path = importPath(t, repo);
   const existing = await t.request({ path });
   if (existing.status === 503) return t.skip('feature-retired', 'the source import interface answers 503 (retired)');
-  if (existing.status === 200) await t.request({ method: 'DELETE', path });
+  // Only a 404 says there is none: a read refused to this caller may hide one that a PUT would meet.
+  if (existing.status !== 404) await t.request({ method: 'DELETE', path });
   const r = await t.request({ method: 'PUT', path, body });
   if (r.status === 503) return t.skip('feature-retired', 'the source import interface answers 503 (retired)');
   if (r.status === 201) journalImport(t, repo);

@@ -71,12 +71,13 @@ export const importsSuite: Suite = {
       const expected = ['importing', 'mapping', 'pushing', 'complete'];
       if (steps.join(' → ') !== expected.join(' → ')) t.fail(`observed ${steps.join(' → ')}, not ${expected.join(' → ')}`);
     }),
-    check('imports.push-percent', 'While pushing, push_percent, when given, is 0 to 100', 'imports.push-percent', async (t) => {
+    check('imports.push-percent', 'While pushing, push_percent is reported, 0 to 100', 'imports.push-percent', async (t) => {
       await start(t, { vcs: 'subversion', vcs_url: url(t, 'ok') });
       const pushing = (await follow(t)).filter((r) => r.status === 'pushing');
       if (!pushing.length) return t.skip('inconclusive', 'no pushing state was observed');
       const reported = pushing.filter((r) => r.push_percent !== undefined);
-      if (!reported.length) return t.skip('inconclusive', `none of ${pushing.length} pushing records reported push_percent (its presence is not stated)`);
+      // "mapping | rewrite ends | | pushing | push_percent reported": a push that never reports it breaks the row.
+      if (!reported.length) return t.fail(`none of ${pushing.length} pushing records reported push_percent ("mapping | rewrite ends | | pushing | push_percent reported", States and transitions)`);
       for (const r of reported) if (!isPercent(r.push_percent)) t.fail(`pushing with push_percent ${JSON.stringify(r.push_percent)}, not 0 to 100`);
     }),
     check('imports.auth-failed-restart', 'auth_failed restarts the import on PATCH with credentials', 'imports.auth-failed-restart', async (t) => {
@@ -110,11 +111,14 @@ export const importsSuite: Suite = {
       if (!t.expectStatus(r, [200], 'PATCH with a project choice')) return;
       if (statusIn(t, r, 'PATCH with a project choice') === 'detection_found_multiple') t.fail('the import did not restart');
     }),
-    check('imports.error-failed-step', 'status error reports failed_step', 'imports.error-failed-step', async (t) => {
+    check('imports.error-failed-step', 'status error reports failed_step and an error message', 'imports.error-failed-step', async (t) => {
       await start(t, { vcs: 'subversion', vcs_url: url(t, 'broken') });
-      const last = (await follow(t)).at(-1);
+      const last = (await follow(t)).at(-1) as (ImportRecord & { error_message?: unknown; status_text?: unknown }) | undefined;
       if (last?.status !== 'error') return t.skip('inconclusive', `the broken URL ended in ${last?.status}`);
       if (typeof last.failed_step !== 'string') t.fail('status error without failed_step');
+      // "plus an error message": the field is not named; error_message (the platform's) or a status_text saying something carries it.
+      const said = (v: unknown) => typeof v === 'string' && v.trim() !== '';
+      if (!said(last.error_message) && !said(last.status_text)) t.fail(`status error without an error message: error_message ${JSON.stringify(last.error_message)}, status_text ${JSON.stringify(last.status_text)}`);
     }),
     check('imports.patch-restarts', 'PATCH with no parameters restarts a finished import', 'imports.patch-restarts', async (t) => {
       await start(t, { vcs: 'subversion', vcs_url: url(t, 'ok') });

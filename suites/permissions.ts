@@ -215,6 +215,26 @@ const importChecks: CheckSpec[] = [
     },
   },
   {
+    id: 'permissions.imports-classic-admitted', title: 'The import reads admit the classic token wherever a fine-grained or app token holding contents is admitted',
+    requirement: 'permissions.imports-token-kinds', needs: IMPORT_NEEDS, writes: true,
+    async run(t) {
+      const reads = IMPORTS.filter((e) => e.method === 'GET');
+      const holders = (e: Endpoint) => holding(t.profile, need(e));
+      if (!reads.some((e) => holders(e).length)) return noToken(t, 'with contents');
+      let compared = 0;
+      // Each probe's control is the same read as the classic token.
+      for (const p of await probeImports(t, reads, holders, true)) {
+        if (p.reply.status < 200 || p.reply.status > 299) continue;
+        compared += 1;
+        const classic = p.control!;
+        if (classic.status >= 400 && classic.status < 500 && classic.status !== 429) {
+          t.fail(`GET ${p.path}: the classic token is refused with ${classic.status} where ${p.as} (holding contents) is admitted; "personal access token (classic) only" admits the classic token on either reading`);
+        }
+      }
+      if (!compared) t.skip('inconclusive', 'no token holding contents was admitted on an import read: nothing to compare the classic token with');
+    },
+  },
+  {
     id: 'permissions.imports-header', title: 'X-Accepted-<Vendor>-Permissions, when sent, names contents=read on the import reads and contents=write on the others',
     requirement: 'auth.accepted-permissions-header', needs: IMPORT_NEEDS, writes: true,
     async run(t) {

@@ -4,11 +4,12 @@
  * nested) against the JSON Schema of its resource, saying how many records it graded; a response
  * with no record to grade is inconclusive, not a pass. And error bodies carry `message`.
  */
-import { CATALOGUE, type Endpoint } from '../spec/catalogue.js';
+import { CATALOGUE, endpointById, type Endpoint } from '../spec/catalogue.js';
+import { GOVERNS } from '../spec/coverage/governs.js';
 import { judgeRefusal } from '../src/refusal.js';
 import { grade, type Finding } from '../src/schemas.js';
 import type { CheckSpec, Suite } from '../src/suite.js';
-import { ANONYMOUS, ensureImport, reach, skipWithoutImport } from './requests.js';
+import { ANONYMOUS, ensureImport, reach, REQUESTS, skipWithoutImport } from './requests.js';
 
 /** Which stated field list each success schema enforces. */
 const SCHEMA_REQUIREMENT: Record<string, string> = {
@@ -89,6 +90,41 @@ function schemaCheck(endpoint: Endpoint): CheckSpec | undefined {
   };
 }
 
+/** Every field of a JSON value whose name ends in `_url`, with its JSON pointer. */
+function urlFields(value: unknown, path = ''): { path: string; value: unknown }[] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => urlFields(v, `${path}/${i}`));
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([k, v]) => [...(k.endsWith('_url') ? [{ path: `${path}/${k}`, value: v }] : []), ...urlFields(v, `${path}/${k}`)]);
+}
+
+/**
+ * "Fields ending in `_url` are strings": every such field anywhere in the answer, named in a field
+ * list or not. It reads the answer its schema check graded (reused: no request of its own).
+ */
+function urlFieldsCheck(endpoint: Endpoint): CheckSpec {
+  const how = REQUESTS[endpoint.id]!;
+  return {
+    id: `resource.url-fields.${endpoint.id}`, title: `Every field ending in _url that ${endpoint.method} ${endpoint.path} answers is a string`,
+    requirement: 'resource.url-fields',
+    needs: { ...(ANONYMOUS.has(endpoint.id) ? { anonymous: true } : { tokens: ['classic'] }), resources: how.needs },
+    async run(t) {
+      if (endpoint.area === 'imports' && t.writesAllowed) await ensureImport(t);
+      const reply = await t.request({ path: await how.path(t), reuse: true });
+      skipWithoutImport(t, endpoint, reply);
+      if (!t.expectStatus(reply, [endpoint.success.status])) return;
+      const body = t.body(reply);
+      if (body === undefined) return;
+      const fields = urlFields(body);
+      if (!fields.length) return t.skip('inconclusive', 'the answer has no field ending in _url');
+      const describe = (v: unknown) => (Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v);
+      // Nullability is not shown: a null is a warning, any other type breaks the rule.
+      for (const f of summarise(fields.filter((f) => f.value !== null && typeof f.value !== 'string').map((f) => ({ path: f.path, message: `${describe(f.value)}, not a string` })))) t.fail(f.message, f.path);
+      for (const f of summarise(fields.filter((f) => f.value === null).map((f) => ({ path: f.path, message: 'null, not a string (nullability not shown)' })))) t.warn(f.message, f.path);
+      t.info(`walked ${fields.length} fields ending in _url`);
+    },
+  };
+}
+
 const errorBodies: CheckSpec = {
   id: 'schema.error-message',
   title: 'Error bodies of deliberately bad requests carry a message string',
@@ -121,6 +157,9 @@ const errorBodies: CheckSpec = {
 
 export const schemaSuite: Suite = {
   name: 'schema',
-  description: 'Every endpoint answers resources shaped as the spec lists them (a write: one that changes nothing or is put back); error bodies carry message.',
-  checks: () => [...CATALOGUE.map(schemaCheck).filter((c): c is CheckSpec => !!c), errorBodies],
+  description: 'Every endpoint answers resources shaped as the spec lists them (a write: one that changes nothing or is put back), every field ending in _url a string; error bodies carry message.',
+  checks: () => [
+    ...CATALOGUE.map(schemaCheck).filter((c): c is CheckSpec => !!c),
+    ...GOVERNS['resource.url-fields']!.endpoints.map((id) => urlFieldsCheck(endpointById(id))), errorBodies,
+  ],
 };

@@ -24,7 +24,9 @@ function repository(ctx: HandlerContext, listing = false): Repo | HandlerResult 
   if (ctx.fault('alerts-public-repo-scope-refused') && token?.kind === 'classic' && !token.scopes?.some((s) => s === 'security_events' || s === 'repo')) {
     return error(403, 'Missing scope: security_events');
   }
-  if (!repo.advancedSecurity && !(listing && ctx.fault('alerts-no-ghas-listing-200'))) return error(403, NO_ADVANCED_SECURITY);
+  // The faults: the listing answers as if the feature were on; a read or an update looks the alert up first, so it is not found.
+  const lookedUpFirst = ctx.endpoint.id === 'code-scanning.alert' ? ctx.fault('alerts-no-ghas-read-404') : ctx.fault('alerts-no-ghas-patch-404');
+  if (!repo.advancedSecurity && !(listing && ctx.fault('alerts-no-ghas-listing-200'))) return !listing && lookedUpFirst ? notFound() : error(403, NO_ADVANCED_SECURITY);
   return repo;
 }
 
@@ -51,6 +53,8 @@ const invalid = (field: string, message: string) => error(422, VALIDATION_FAILED
 function update(ctx: HandlerContext, alert: Alert): HandlerResult | undefined {
   const { state, dismissed_reason: reason } = ctx.body;
   const allowed: readonly unknown[] = ALERT_PATCH_STATES;
+  // The fault treats a PATCH without state as one changing nothing.
+  if (state === undefined && ctx.fault('alerts-patch-state-optional')) return undefined;
   if (typeof state !== 'string' || (!allowed.includes(state) && !ctx.fault('alerts-patch-any-state'))) {
     return invalid('state', `state is required and must be one of ${ALERT_PATCH_STATES.join(', ')}`);
   }
@@ -88,7 +92,11 @@ function update(ctx: HandlerContext, alert: Alert): HandlerResult | undefined {
 export const codeScanningArea: AreaModule<CodeScanningState> = {
   area: 'code-scanning',
   faults: [
-    { id: 'alerts-no-ghas-listing-200', requirement: 'alerts.no-advanced-security-403', effect: 'Listing alerts of a repository without advanced security answers 200.' },
+    { id: 'alerts-no-ghas-listing-200', requirement: 'alerts.no-advanced-security-403', effect: 'Listing alerts of a repository without advanced security answers 200.', endpoints: ['code-scanning.repo-alerts'] },
+    { id: 'alerts-no-ghas-read-404', requirement: 'alerts.no-advanced-security-403', effect: 'Reading an alert of a repository without advanced security answers 404 (the alert is looked up before the feature), not 403.', endpoints: ['code-scanning.alert'] },
+    { id: 'alerts-no-ghas-patch-404', requirement: 'alerts.update-archived-403', effect: 'Updating an alert of a repository without advanced security answers 404 (the alert is looked up before the feature), not 403.' },
+    { id: 'alerts-patch-state-optional', requirement: 'alerts.patch-states', effect: 'A PATCH without `state` answers 200 and changes nothing.' },
+    { id: 'alerts-org-other-orgs', requirement: 'alerts.org-default-branch', effect: "The organization listing also lists the alerts of other organizations' repositories the caller can read." },
     { id: 'alerts-archived-patch-accepted', requirement: 'alerts.update-archived-403', effect: 'Updating an alert of an archived repository answers 200.' },
     { id: 'alerts-unknown-alert-500', requirement: 'alerts.not-found-404', effect: 'An unknown alert number answers 500 instead of 404.' },
     // Conditional-request faults of one endpoint are named after its catalogue id (reference/server.ts).
@@ -109,6 +117,7 @@ export const codeScanningArea: AreaModule<CodeScanningState> = {
     { id: 'alerts-single-rule-tags-string', requirement: 'alerts.single-rule-fields', effect: 'The single-alert form gives `rule.tags` as one comma-separated string, not an array of strings.' },
     { id: 'alerts-patch-any-state', requirement: 'alerts.patch-states', effect: 'PATCH accepts any `state` string, e.g. fixed.' },
     { id: 'alerts-dismiss-without-reason', requirement: 'alerts.dismiss-requires-reason', effect: 'Dismissing without `dismissed_reason` is accepted.' },
+    { id: 'alerts-org-reason-identifier', requirement: 'alerts.dismissed-reason-values', effect: 'The organization listing spells dismissed_reason as an identifier (false_positive, won\'t_fix, used_in_tests).', endpoints: ['code-scanning.org-alerts'] },
     { id: 'alerts-reason-outside-enum', requirement: 'alerts.dismissed-reason-values', effect: 'Any `dismissed_reason` string is accepted and returned.' },
     { id: 'alerts-dismissal-fields-unset', requirement: 'alerts.dismiss', effect: 'Dismissing sets the state but leaves dismissed_by, dismissed_at and dismissed_reason null.' },
     { id: 'alerts-reopen-keeps-dismissal', requirement: 'alerts.reopen', effect: 'Reopening keeps dismissed_by, dismissed_at and dismissed_reason.' },
@@ -130,6 +139,8 @@ export const codeScanningArea: AreaModule<CodeScanningState> = {
     { id: 'alerts-no-link-header', requirement: 'alerts.cursors', effect: 'Neither listing sends a Link header, so no cursor is handed out.' },
     { id: 'alerts-org-no-link-header', requirement: 'alerts.cursors', effect: 'The organization listing sends no Link header.' },
     { id: 'alerts-instance-latest-ref', requirement: 'alerts.most-recent-instance-ref', effect: 'With no ref requested, most_recent_instance describes the latest instance (a pull-request ref) rather than the default branch.' },
+    { id: 'alerts-scope-ignored', requirement: 'alerts.classic-scopes', effect: 'A classic token holding none of security_events, public_repo and repo reads and updates alerts of a repository.' },
+    { id: 'alerts-org-scope-ignored', requirement: 'alerts.org-owner-or-security-manager', effect: 'A classic token of an owner holding neither repo nor security_events lists the organization\'s alerts.', endpoints: ['code-scanning.org-alerts'] },
     { id: 'alerts-public-repo-scope-refused', requirement: 'alerts.classic-scopes', effect: 'A classic token with only public_repo is refused on the alerts of a public repository.' },
     { id: 'alerts-short-ref-unknown', requirement: 'alerts.ref-filter', effect: 'A ref given as a bare branch name (<branch>) matches nothing: only refs/heads/<branch> works.' },
     { id: 'alerts-false-positive-refused', requirement: 'alerts.dismissed-reason-values', effect: 'Dismissing with dismissed_reason "false positive" is refused with 422.' },
@@ -162,7 +173,7 @@ export const codeScanningArea: AreaModule<CodeScanningState> = {
       // Not shown: a caller who is neither owner nor security manager learns nothing, as for an unknown organization.
       if (!allowed) return notFound();
       const entries = world.liveRepos()
-        .filter((r) => r.owner === org.login && r.advancedSecurity && !(r.private && ctx.fault('alerts-org-omits-private-repos')))
+        .filter((r) => (r.owner === org.login || (ctx.fault('alerts-org-other-orgs') && canRead(world, ctx.caller, r))) && r.advancedSecurity && !(r.private && ctx.fault('alerts-org-omits-private-repos')))
         .flatMap((repo) => alertsOf(ctx, repo).map((alert) => ({ repo, alert })));
       return listAlerts(ctx, entries, {
         ref: DEFAULT_REF, refFilter: !ctx.fault('alerts-org-pull-request-alerts'), withRepository: !ctx.fault('alerts-org-no-repository'),

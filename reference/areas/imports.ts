@@ -116,6 +116,7 @@ function update(ctx: HandlerContext, rec: ImportRecord): HandlerResult {
 
 function updateAuthor(ctx: HandlerContext, rec: ImportRecord): HandlerResult {
   const known = visibleAuthors(rec).find((a) => a.id === Number(ctx.params.author_id));
+  if (known && frameOf(rec).status !== 'complete' && ctx.fault('imports-author-remap-once-complete')) return invalid('ImportAuthor', 'id', 'the import is still running');
   // The fault answers for an unknown id with an author made up on the spot.
   const author = known ?? (ctx.fault('imports-unknown-author-200') ? { id: Number(ctx.params.author_id), remoteId: '', remoteName: '', email: '', name: '' } : undefined);
   if (!author) return notFound();
@@ -148,8 +149,11 @@ export const importsArea: AreaModule<ImportsState> = {
     { id: 'imports-workflow-automation-accepted', requirement: 'imports.workflow-automation-422', effect: 'PUT into a repository with workflow automation is accepted.' },
     { id: 'imports-skip-mapping', requirement: 'imports.importing-then-mapping', effect: 'Imports go from importing straight to pushing.' },
     { id: 'imports-percent-out-of-range', requirement: 'imports.importing-progress', effect: 'While importing, `percent` counts per mille, past 100.' },
+    { id: 'imports-detected-no-percent', requirement: 'imports.detecting-then-importing', effect: 'An import started without vcs reports no percent once detection ends (commit_count only).' },
+    { id: 'imports-no-push-percent', requirement: 'imports.push-percent', effect: 'While pushing, the record never reports push_percent.' },
     { id: 'imports-push-percent-out-of-range', requirement: 'imports.push-percent', effect: 'While pushing, `push_percent` counts per mille, past 100.' },
     { id: 'imports-password-echoed', requirement: 'imports.record-fields', effect: 'The record echoes `vcs_password`.' },
+    { id: 'imports-error-no-message', requirement: 'imports.error-failed-step', effect: 'With status error, the record carries no error message: no error_message, and status_text empty.' },
     { id: 'imports-error-no-failed-step', requirement: 'imports.error-failed-step', effect: '`failed_step` is missing with status error.' },
     { id: 'imports-no-project-choices', requirement: 'imports.project-choices', effect: '`project_choices` is missing with detection_found_multiple.' },
     { id: 'imports-credentials-no-restart', requirement: 'imports.auth-failed-restart', effect: 'PATCH with credentials leaves an auth_failed import as it is.' },
@@ -163,6 +167,7 @@ export const importsArea: AreaModule<ImportsState> = {
     { id: 'imports-author-invalid-accepted', requirement: 'imports.author-validation', effect: 'Author updates with a non-string name or an invalid email are accepted.' },
     { id: 'imports-unknown-author-200', requirement: 'imports.not-found-404', effect: 'PATCH of an author id the import does not have answers 200 with a made-up author.' },
     { id: 'imports-authors-without-import-200', requirement: 'imports.not-found-404', effect: 'GET /import/authors with no import answers 200 with an empty array.' },
+    { id: 'imports-author-remap-once-complete', requirement: 'imports.author-remap', effect: 'Remapping an author is refused with 422 until the import is complete.' },
     { id: 'imports-author-remap-not-kept', requirement: 'imports.author-remap', effect: 'PATCH of an author answers 200 with the new name and email but keeps the old ones.' },
     { id: 'imports-auth-failed-restarts-detection', requirement: 'imports.auth-failed-restart', effect: 'Credentials after auth_failed restart detection, not the import.' },
     { id: 'imports-detection-skips-importing', requirement: 'imports.detecting-then-importing', effect: 'When detection ends the import goes straight to mapping.' },

@@ -72,6 +72,9 @@ export const GOVERNS: Readonly<Record<string, Governs>> = {
   'poll.interval-header': { endpoints: [...NOTIFICATION_LISTS, ...EVENTS] },
 
   // Resources: the schema checks of the containing resources validate the nested ones.
+  // "Fields ending in `_url` are strings": every answer the schema checks grade, but those whose
+  // stated fields include none (the rate-limit status, the large file, the label search item).
+  'resource.url-fields': { endpoints: ids((e) => e.method === 'GET' && !!e.success.schema && !['rate-limit', 'large-file', 'search-labels'].includes(e.success.schema)) },
   'resource.timestamps': {
     endpoints: ['search.commits', 'search.issues', ...NOTIFICATION_READS, 'notifications.subscription-set', ...EVENTS, ...ALERTS],
     via: RESOURCE_SCHEMAS,
@@ -165,6 +168,8 @@ export const GOVERNS: Readonly<Record<string, Governs>> = {
   'alerts.tool-filters': { endpoints: withParam('code-scanning', 'tool_name') },
   'alerts.tool-filters-exclusive': { endpoints: withParam('code-scanning', 'tool_guid') },
   'alerts.ref-filter': { endpoints: withParam('code-scanning', 'ref') },
+  // The organization listing takes no `ref`, so only the first half governs it: with none requested,
+  // most_recent_instance "describes the default branch" (the branch the listing "covers").
   'alerts.most-recent-instance-ref': { endpoints: ALERT_READS },
   'alerts.sort': { endpoints: withParam('code-scanning', 'sort') },
   'alerts.direction': { endpoints: withParam('code-scanning', 'direction') },
@@ -181,7 +186,6 @@ export const GOVERNS: Readonly<Record<string, Governs>> = {
   'alerts.reopen': { endpoints: ['code-scanning.alert-update'] },
 
   // Imports.
-  'imports.retired-503': { endpoints: IMPORTS },
   'imports.not-found-404': { endpoints: ids((e) => e.area === 'imports' && !!e.statuses?.includes(404)) },
   'imports.put-without-vcs-detecting': { endpoints: ['imports.start'] },
   'imports.put-with-vcs-importing': { endpoints: ['imports.start'] },

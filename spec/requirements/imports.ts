@@ -2,8 +2,6 @@ import { req, type Requirement } from './types.js';
 
 /** Rules of the imports area, each quoting its spec sentence. */
 export const IMPORTS: Requirement[] = [
-  req('imports.retired-503', 'MUST', 2, 'What the service does',
-    'This interface is retired and closes at 00:00 UTC on April 12, 2024; until then, and for every operation, a 503 means unavailable due to maintenance.'),
   req('imports.not-found-404', 'MUST', 2, 'Errors', '404 | resource not found (organization, alert, import, author)'),
   req('imports.put-without-vcs-detecting', 'MUST', 2, 'States and transitions',
     '(none) | PUT import | vcs omitted | detecting | detection identifies the source-control type'),

@@ -8,8 +8,9 @@ export const PERMISSIONS: Requirement[] = [
     'fine-grained tokens need repository permission Contents, read for GET endpoints, write for the others.'),
   req('permissions.uat-only', 'MUST', 2, 'Permission matrix for app tokens',
     'Token types: by default both UAT (user access token) and IAT (installation access token) may call the endpoint; [U] marks UAT only. … PUT, PATCH and DELETE R/import [U]; PATCH R/import/authors/{author_id} [U]; PATCH R/import/lfs [U]'),
-  // The two halves of this sentence disagree (classic only, yet fine-grained and user app tokens with
-  // Contents): which token kinds an import endpoint admits is observed, never failed.
-  req('permissions.imports-token-kinds', 'MAY', 2, 'Authentication',
+  // The two halves of this sentence disagree on the other kinds (classic only, yet fine-grained and user
+  // app tokens with Contents): which of them an import endpoint admits is observed, never failed. Both
+  // halves admit the classic token: refusing it where another kind is admitted breaks either reading.
+  req('permissions.imports-token-kinds', 'MUST', 2, 'Authentication',
     'Source imports: personal access token (classic) only; fine-grained tokens need repository permission Contents, read for GET endpoints, write for the others.'),
 ];

@@ -3,6 +3,7 @@ import { req } from './types.js';
 /** The resources' field lists, which the schema suite enforces (schemas/ holds them as JSON Schemas). */
 export const RESOURCES = [
   req('resource.timestamps', 'MUST', 1, 'Value conventions', 'Timestamps are ISO 8601 strings of the form YYYY-MM-DDTHH:MM:SSZ.'),
+  req('resource.url-fields', 'MUST', 1, 'Value conventions', 'Fields ending in `_url` are strings; some are URI templates containing `{...}` parts.'),
   req('resource.user', 'MUST', 1, 'User object',
     '`login` string; `id` integer; `node_id` string; `avatar_url`; `gravatar_id` string (may be empty); `url`; `html_url`; `followers_url`; `following_url`; `gists_url`; `starred_url`; `subscriptions_url`; `organizations_url`; `repos_url`; `events_url`; `received_events_url`; `type` string (values seen: User, Organization); `site_admin` boolean.'),
   req('resource.repository', 'MUST', 1, 'Repository object (embedded in results)',

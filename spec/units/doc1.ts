@@ -16,7 +16,7 @@ export const DOC1_UNITS: readonly Unit[] = [
 
   // Value conventions.
   unit('d1.values.timestamps', 'Timestamps are ISO 8601 strings of the form YYYY-MM-DDTHH:MM:SSZ.', 'resource.timestamps'),
-  gap('d1.values.url-fields', 'Fields ending in `_url` are strings; some are URI templates containing `{...}` parts.'),
+  unit('d1.values.url-fields', 'Fields ending in `_url` are strings; some are URI templates containing `{...}` parts.', 'resource.url-fields'),
   unchecked('d1.values.nullability', 'Nullability and requiredness of response fields: not shown, except where a field is stated below as nullable.', 'not-shown', 'the spec says not shown; absent fields are never failed'),
 
   // User and repository objects.
@@ -186,7 +186,7 @@ export const DOC1_UNITS: readonly Unit[] = [
   unchecked('d1.auth.jwt-bearer', 'a JSON web token must use `Bearer`', 'out-of-scope-endpoint', 'a JSON web token authenticates as an app, on app endpoints that are not in the catalogue'),
   unchecked('d1.auth.token-kinds', 'Token kinds: personal access token (fine-grained preferred, or classic); app installation token and app user token … (its permissions are set in the workflow).', 'descriptive', 'names the token kinds; what each may call is the subject of other units'),
   unit('d1.auth.permissions', 'Fine-grained tokens and app tokens need per-endpoint permissions.', 'permissions.code-scanning', 'permissions.imports-contents'),
-  gap('d1.auth.scopes', 'Classic tokens need scopes.'),
+  unit('d1.auth.scopes', 'Classic tokens need scopes.', 'notifications.scopes', 'alerts.classic-scopes'),
   unit('d1.auth.accepted-permissions', 'Response header `X-Accepted-Service-Permissions` lists the permissions an endpoint requires.', 'auth.accepted-permissions-header'),
   unchecked('d1.auth.basic-app-endpoints', 'Some app-related endpoints require HTTP basic authentication with the app\'s client ID as username', 'out-of-scope-endpoint', 'the app endpoints (POST /applications/{client_id}/token) are not in the catalogue; their behaviour is not shown'),
   unit('d1.auth.password', 'Username and password authentication is not supported and yields a 4xx error.', 'auth.password-rejected'),

@@ -24,6 +24,7 @@ export interface CallOptions {
 export const TOKENS = {
   classic: 'ref-classic-full',
   classicPublic: 'ref-classic-public',
+  classicBare: 'ref-classic-bare',
   orgMember: 'ref-classic-member',
   securityManager: 'ref-classic-security-manager',
   ssoUnauthorized: 'ref-classic-sso-unauthorized',

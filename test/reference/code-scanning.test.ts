@@ -290,6 +290,16 @@ const notModified = async (b: string, path: string) =>
 
 const PROBES: Record<string, Probe> = {
   'alerts-no-ghas-listing-200': async (b) => (await call(b, PLAIN)).status === 403,
+  'alerts-no-ghas-read-404': async (b) => (await call(b, `${PLAIN}/1`)).status === 403,
+  'alerts-no-ghas-patch-404': async (b) => (await patch(b, `${PLAIN}/1`, { state: 'dismissed', dismissed_reason: DISMISSED_REASONS[1] })).status === 403,
+  'alerts-patch-state-optional': async (b) => (await dismiss(b, await firstOpen(b), { dismissed_reason: DISMISSED_REASONS[1] })).status === 422,
+  'alerts-org-other-orgs': async (b) => (await all(b, `${ORG}?per_page=100`)).every((a) => a.repository.full_name.startsWith('acme/')),
+  'alerts-org-reason-identifier': async (b) => {
+    const n = await firstOpen(b);
+    await dismiss(b, n, { state: 'dismissed', dismissed_reason: "won't fix" });
+    const listed = (await all(b, `${ORG}?state=dismissed&per_page=100`)).find((a) => a.number === n && a.repository.full_name === 'acme/widgets');
+    return listed?.dismissed_reason === "won't fix";
+  },
   'alerts-archived-patch-accepted': async (b) =>
     (await patch(b, `${ARCHIVED}/${await firstOpen(b, ARCHIVED)}`, { state: 'dismissed', dismissed_reason: DISMISSED_REASONS[0] })).status === 403,
   'alerts-unknown-alert-500': async (b) => (await call(b, `${WIDGETS}/99999`)).status === 404,
@@ -381,6 +391,8 @@ const PROBES: Record<string, Probe> = {
     const key = (r: Reply) => (r.body as Alert[]).map((a) => `${a.repository.full_name}#${a.number}`);
     return key(await call(b, `${ORG}?per_page=5&page=2`)).join() === key(await call(b, `${ORG}?per_page=10`)).slice(5).join();
   },
+  'alerts-scope-ignored': async (b) => [403, 404].includes((await call(b, WIDGETS, { token: TOKENS.classicBare })).status),
+  'alerts-org-scope-ignored': async (b) => [403, 404].includes((await call(b, ORG, { token: TOKENS.classicBare })).status),
   'alerts-public-repo-scope-refused': async (b) => (await call(b, WIDGETS, { token: TOKENS.classicPublic })).status === 200,
 };
 

@@ -40,6 +40,10 @@ const PROBES: Record<string, Probe> = {
     const threads = (await call(b, '/notifications')).body as { updated_at: string }[];
     return threads.length > 0 && threads.every((t) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(t.updated_at));
   },
+  'values-url-fields-objects': async (b) => {
+    const [thread] = (await call(b, '/notifications')).body as { url: unknown; subscription_url: unknown }[];
+    return typeof thread?.subscription_url === 'string';
+  },
   'notifications-any-token': async (b) => (await call(b, '/notifications', { token: TOKENS.fineGrained })).status === 403,
   'errors-no-message': async (b) => typeof (await call(b, '/no/such/path')).body?.message === 'string',
   'versioning-old-version-refused': async (b) => (await call(b, '/rate_limit', { headers: { 'x-service-api-version': '2022-11-28' } })).status === 200,

@@ -285,9 +285,22 @@ const PROBES: Record<string, Probe> = {
   'imports-skip-mapping': async (b) => statuses(await course(b, (await begin(b, { vcs_url: SOURCE })).body)).includes('mapping'),
   'imports-percent-out-of-range': async (b) => (await course(b, (await begin(b, { vcs_url: SOURCE })).body))
     .filter((r) => r.status === 'importing').every((r) => r.percent! >= 0 && r.percent! <= 100),
+  'imports-detected-no-percent': async (b) => (await course(b, (await begin(b, { vcs_url: SOURCE })).body))
+    .filter((r) => r.status === 'importing').some((r) => typeof r.percent === 'number'),
+  'imports-no-push-percent': async (b) => (await course(b, (await begin(b, { vcs_url: SOURCE })).body))
+    .filter((r) => r.status === 'pushing').some((r) => r.push_percent !== undefined),
   'imports-push-percent-out-of-range': async (b) => (await course(b, (await begin(b, { vcs_url: SOURCE })).body))
     .filter((r) => r.status === 'pushing').every((r) => r.push_percent! >= 0 && r.push_percent! <= 100),
   'imports-password-echoed': async (b) => !(await begin(b, { vcs_url: SOURCE, ...credentials })).text.includes(credentials.vcs_password),
+  'imports-author-remap-once-complete': async (b) => {
+    await runTo(b, 'mapping', { vcs: 'subversion', vcs_url: SOURCE });
+    const [author] = (await call(b, `${IMPORT}/authors`)).body as { id: number }[];
+    return (await send(b, 'PATCH', `${IMPORT}/authors/${author!.id}`, { name: 'Early', email: 'early@example.invalid' })).status === 200;
+  },
+  'imports-error-no-message': async (b) => {
+    const record = last(await runTo(b, 'error', { vcs_url: url('broken') })) as { error_message?: unknown; status_text?: unknown };
+    return typeof record.error_message === 'string' && record.error_message !== '';
+  },
   'imports-error-no-failed-step': async (b) => typeof last(await runTo(b, 'error', { vcs_url: url('broken') })).failed_step === 'string',
   'imports-no-project-choices': async (b) =>
     Array.isArray(last(await runTo(b, 'detection_found_multiple', { vcs_url: url('multiple') })).project_choices),

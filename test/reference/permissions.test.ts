@@ -83,6 +83,10 @@ const PROBES: Record<string, Probe> = {
     await freshImport(b);
     return refused((await call(b, IMPORT, { token: TOKENS.fineGrainedBare })).status);
   },
+  'permissions-imports-reads-refuse-classic': async (b) => {
+    await freshImport(b);
+    return (await call(b, `${IMPORT}/authors`)).status === 200;
+  },
   'permissions-uat-only-ignored': async (b) => {
     await freshImport(b);
     return refused((await call(b, IMPORT, { method: 'DELETE', token: TOKENS.appInstallation })).status);

@@ -25,12 +25,14 @@ describe('schema suite', () => {
   it('without writes, skips the import reads with a reason instead of failing them, and every write', async () => {
     const r = await runConformance({ suites: ['schema'], allowWrites: false });
     const skipped = (reason: string) => r.checks.filter((x) => x.outcome === 'skip' && x.skipReason === reason).map((c) => c.id).sort();
-    expect(skipped('missing-resource')).toEqual(['schema.imports.authors', 'schema.imports.get', 'schema.imports.large-files']);
+    expect(skipped('missing-resource')).toEqual([
+      'resource.url-fields.imports.authors', 'resource.url-fields.imports.get', 'schema.imports.authors', 'schema.imports.get', 'schema.imports.large-files',
+    ]);
     expect(skipped('writes-not-allowed')).toEqual([
       'schema.code-scanning.alert-update', 'schema.imports.author-update', 'schema.imports.lfs', 'schema.imports.start', 'schema.imports.update',
       'schema.notifications.subscription-set',
     ]);
-    expect(r.counts.skip).toBe(9);
+    expect(r.counts.skip).toBe(11);
     expect(r.counts.fail).toBe(0);
   });
 
@@ -40,6 +42,16 @@ describe('schema suite', () => {
     const repoSearch = r.checks.find((c) => c.id === 'schema.search.repositories')!;
     expect(repoSearch.outcome).toBe('pass');
     expect(repoSearch.findings.some((f) => /field "stargazers_count" is not described by the spec/.test(f.message))).toBe(true);
+  });
+
+  it('fails a field ending in _url that is not a string where no field list names it (repository search items)', async () => {
+    const r = await runConformance({ suites: ['schema'], referenceFaults: ['values-url-fields-objects@search.repositories'], only: ['schema.search.repositories', 'resource.url-fields.search.repositories'] });
+    const outcome = (id: string) => r.checks.find((c) => c.id === id)!;
+    // Item fields of repository search are not shown, so the schema has nothing to say about them.
+    expect(outcome('schema.search.repositories').outcome).toBe('pass');
+    const urls = outcome('resource.url-fields.search.repositories');
+    expect(urls.outcome).toBe('fail');
+    expect(urls.findings.some((f) => f.path === '/items/*/html_url' && /object, not a string/.test(f.message))).toBe(true);
   });
 
   it('says how many records each check graded', async () => {

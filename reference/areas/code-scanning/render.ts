@@ -29,7 +29,9 @@ export function renderAlert(ctx: HandlerContext, repo: Repo, alert: Alert, opts:
     fixed_at: ts(alert.fixedAt),
     dismissed_by: dismisser ? renderUser(ctx, dismisser) : null,
     dismissed_at: ts(alert.dismissedAt),
-    dismissed_reason: alert.dismissedReason,
+    // The fault spells the reason as an identifier ("won't_fix") in the organization listing only.
+    dismissed_reason: alert.dismissedReason && ctx.endpoint.id === 'code-scanning.org-alerts' && ctx.fault('alerts-org-reason-identifier')
+      ? alert.dismissedReason.replace(/ /g, '_') : alert.dismissedReason,
     rule: {
       id: rule.id, severity: rule.severity, tags: opts.single && ctx.fault('alerts-single-rule-tags-string') ? rule.tags.join(',') : rule.tags,
       description: rule.description, name: rule.name,
