@@ -4,7 +4,7 @@
  */
 import type { Endpoint } from '../spec/catalogue.js';
 import type { Reply, RequestOptions } from '../src/client.js';
-import type { ProfileResources } from '../src/profile.js';
+import type { ProfileResources, TokenName } from '../src/profile.js';
 import type { CheckContext } from '../src/suite.js';
 
 export type Needs = (keyof ProfileResources)[];
@@ -18,6 +18,12 @@ export interface EndpointRequest {
 
 /** Public data, graded the same for an anonymous caller: these run without a profile token. */
 export const ANONYMOUS = new Set(['search.commits', 'search.issues', 'search.repositories', 'events.public', 'rate-limit.get']);
+
+/**
+ * The second user that search checks act as where the first one's window of the search limit is
+ * spent by other checks: rate limits are per caller, so a whole run stays within one window of each.
+ */
+export const SEARCH_CALLER: TokenName = 'classic_public';
 
 /** How to reach each GET endpoint with the profile's resources; ids found at run time where the profile names none. */
 export const REQUESTS: Readonly<Record<string, EndpointRequest>> = {

@@ -5,7 +5,7 @@ import type { Reply, RequestOptions } from '../src/client.js';
 import { expectRefusal } from '../src/refusal.js';
 import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
 import { judgeQuotedMessage } from '../src/wording.js';
-import { endpointChecks } from './search-endpoints.js';
+import { endpointChecks, judgeTextMatchFields } from './search-endpoints.js';
 
 interface Envelope { total_count: number; items: Record<string, unknown>[] }
 const enc = encodeURIComponent;
@@ -14,6 +14,9 @@ const keyword = (t: CheckContext) => t.resources.search_keyword ?? 'test';
 const searchRequest = (kind: string, q: string, extra = '', as?: RequestOptions['as']): RequestOptions =>
   ({ path: `/search/${kind}?q=${enc(q)}${extra}`, ...(as !== undefined ? { as } : {}), reuse: true });
 const search = (t: CheckContext, kind: string, q: string, extra = '', as?: RequestOptions['as']) => t.request(searchRequest(kind, q, extra, as));
+/** Issue search on the text-match media type, shared by the text-match checks. */
+const textMatchIssues = (t: CheckContext): RequestOptions =>
+  ({ path: `/search/issues?q=${enc(keyword(t))}&per_page=5`, headers: { accept: t.names.textMatchMediaType }, reuse: true });
 
 /**
  * "Search-specific 422 cases (message 'Validation failed')": the probe must answer 422 while the
@@ -50,7 +53,7 @@ function check(id: string, title: string, requirement: string, run: CheckSpec['r
 
 export const searchSuite: Suite = {
   name: 'search',
-  description: "The search rules of document 1, within one window of the authenticated search limit.",
+  description: "The search rules of document 1, within one window of each caller's search limit.",
   checks: () => [
     check('search.q-required', 'A search without q is refused', 'search.q-required', async (t) => {
       await expect422(t, { path: '/search/issues' }, searchRequest('issues', keyword(t)), 'GET /search/issues without q');
@@ -158,7 +161,7 @@ export const searchSuite: Suite = {
       if (at > 0) t.fail(`score ${at} of the list is ${scores[at]}, after ${scores[at - 1]}: not descending`);
     }, { anonymous: true }),
     check('search.text-match-indices', 'Text-match metadata arrives on the text-match media type, with indices inside fragment', 'search.text-match-indices', async (t) => {
-      const r = await t.request({ path: `/search/issues?q=${enc(keyword(t))}&per_page=5`, headers: { accept: t.names.textMatchMediaType } });
+      const r = await t.request(textMatchIssues(t));
       if (!t.expectStatus(r, [200])) return;
       const items = t.body<Envelope>(r)?.items ?? [];
       if (!items.length) return t.skip('inconclusive', `no issue matches "${keyword(t)}": no text match to judge`);
@@ -179,6 +182,14 @@ export const searchSuite: Suite = {
         }
       }
       if (!judged) t.inconclusive(`no match of ${items.length} items gives indices within a fragment: nothing to judge`);
+    }, { tokens: ['classic'], vendorMediaType: true }),
+    check('search.text-match-fields', 'Issue search text matches name a URL, a type, a string property and a fragment of its value', 'search.text-match-fields', async (t) => {
+      // The text-match-indices check's search, reused.
+      const r = await t.request(textMatchIssues(t));
+      if (!t.expectStatus(r, [200])) return;
+      const items = t.body<Envelope>(r)?.items ?? [];
+      if (!items.length) return t.skip('inconclusive', `no issue matches "${keyword(t)}": no text match to judge`);
+      judgeTextMatchFields(t, 'GET /search/issues', items);
     }, { tokens: ['classic'], vendorMediaType: true }),
     ...endpointChecks(),
   ],
