@@ -24,6 +24,8 @@ export const ANONYMOUS = new Set(['search.commits', 'search.issues', 'search.rep
  * spent by other checks: rate limits are per caller, so a whole run stays within one window of each.
  */
 export const SEARCH_CALLER: TokenName = 'classic_public';
+/** Other users for searches of public data any caller may make: the first the profile names and the target accepts. */
+export const SPARE_SEARCH_CALLERS: readonly TokenName[] = ['org_member', 'security_manager'];
 
 /** How to reach each GET endpoint with the profile's resources; ids found at run time where the profile names none. */
 export const REQUESTS: Readonly<Record<string, EndpointRequest>> = {

@@ -42,9 +42,10 @@ const KINDS: Kind[] = [
  * the later checks from the first one's reply and lists that exchange in each check's transcript.
  */
 function kindSearch(t: CheckContext, kind: Kind): Promise<Reply> {
-  const path = `/search/${kind.name}?q=${enc(keyword(t))}&per_page=${LIMITS.search.maxPerPage + 1}${kind.extra(t)}`;
-  return t.request({ path, as: null, headers: { accept: t.names.textMatchMediaType }, reuse: true });
+  return t.request({ path: kindPath(t, kind), as: null, headers: { accept: t.names.textMatchMediaType }, reuse: true });
 }
+
+const kindPath = (t: CheckContext, kind: Kind) => `/search/${kind.name}?q=${enc(keyword(t))}&per_page=${LIMITS.search.maxPerPage + 1}${kind.extra(t)}`;
 
 /** The shared search's items; skips as inconclusive when it found nothing to look at. */
 async function items(t: CheckContext, kind: Kind): Promise<{ items: Item[]; total: unknown }> {
@@ -266,6 +267,31 @@ const CALLER_LIMITS: CheckSpec[] = [
 ];
 
 /**
+ * "When a request spans several organizations, results of organizations needing authorization are
+ * omitted and X-Service-SSO reads `partial-results; organizations=<id>,<id>`": the shared anonymous
+ * search of each kind spans every organization's public repositories and is the control (it shows the
+ * organization has results); the same search by the token never authorized for it must omit them.
+ */
+const SSO_PARTIAL: CheckSpec[] = (['code', 'commits', 'repositories'] as const).map((name): CheckSpec => ({
+  id: `auth.sso-partial-results.${name}`, title: `GET /search/${name}: a search spanning an SSO organization omits its results and says partial-results`,
+  requirement: 'auth.sso-partial-results', needs: { tokens: ['sso_unauthorized'], resources: ['sso_org'] },
+  async run(t) {
+    const org = t.resources.sso_org!;
+    const ep = `GET /search/${name}`;
+    const ofOrg = (i: Item) => repoOf(i).startsWith(`${org}/`);
+    const control = await kindSearch(t, kind(name));
+    if (control.status !== 200) return t.skip('inconclusive', `the control, anonymous ${ep} for "${keyword(t)}", answered ${control.status}`);
+    if (!((control.json as Envelope | undefined)?.items ?? []).some(ofOrg)) return t.skip('inconclusive', `anonymous ${ep} for "${keyword(t)}" finds nothing of ${org}: no result to see omitted`);
+    const r = await t.request({ path: kindPath(t, kind(name)), as: 'sso_unauthorized', headers: { accept: t.names.textMatchMediaType } });
+    if (!t.expectStatus(r, [200], `${ep} as the SSO-unauthorized token`)) return;
+    const included = (t.body<Envelope>(r)?.items ?? []).filter(ofOrg);
+    if (included.length) t.fail(`${ep}: ${included.length} results of ${org} are included for a token not authorized for it`);
+    const header = r.headers[t.names.ssoHeader.toLowerCase()] ?? '';
+    if (!/^partial-results; organizations=\d+(,\d+)*$/.test(header)) t.fail(`${ep}: ${t.names.ssoHeader} is "${header}", not "partial-results; organizations=<id>,<id>"`);
+  },
+}));
+
+/**
  * "repo:, user: or org: qualifiers naming resources the caller cannot access": an account that does
  * not exist cannot be accessed. The control names existing ones in the same query shape.
  */
@@ -317,4 +343,4 @@ const ANONYMOUS: CheckSpec = {
   },
 };
 
-export const endpointChecks = (): CheckSpec[] => [...KINDS.flatMap(perKind), ...CODE_LIMITS, ...CALLER_LIMITS, UNKNOWN_ACCOUNT, ANONYMOUS];
+export const endpointChecks = (): CheckSpec[] => [...KINDS.flatMap(perKind), ...CODE_LIMITS, ...CALLER_LIMITS, ...SSO_PARTIAL, UNKNOWN_ACCOUNT, ANONYMOUS];

@@ -55,7 +55,6 @@ export const KNOWN_UNCOVERED: Readonly<Record<string, readonly string[]>> = {
     'imports.lfs',
   ],
   'auth.sso-403-header': ['events.org', 'events.user-org'],
-  'auth.sso-partial-results': ['search.code', 'search.commits', 'search.repositories'],
   'errors.message': [
     'notifications.mark-read', 'notifications.thread-mark-read', 'notifications.subscription-delete',
     'notifications.repo-mark-read', 'imports.start', 'imports.update', 'imports.cancel', 'imports.lfs',
