@@ -24,8 +24,12 @@ export const ANONYMOUS = new Set(['search.commits', 'search.issues', 'search.rep
  * spent by other checks: rate limits are per caller, so a whole run stays within one window of each.
  */
 export const SEARCH_CALLER: TokenName = 'classic_public';
-/** Other users for searches of public data any caller may make: the first the profile names and the target accepts. */
-export const SPARE_SEARCH_CALLERS: readonly TokenName[] = ['org_member', 'security_manager'];
+/**
+ * Another user for searches of public data any caller may make (the 1,000-result cap, total_count):
+ * the first of these the profile names and the target accepts, so its own window spares the classic
+ * user's; without one, the classic user searches.
+ */
+export const spareSearchCaller = (t: CheckContext): TokenName | undefined => (['org_member', 'security_manager'] as const).find((n) => t.usable(n));
 
 /** How to reach each GET endpoint with the profile's resources; ids found at run time where the profile names none. */
 export const REQUESTS: Readonly<Record<string, EndpointRequest>> = {

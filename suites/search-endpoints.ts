@@ -10,7 +10,7 @@ import { judgeQuotedMessage } from '../src/wording.js';
 import type { Reply, RequestOptions } from '../src/client.js';
 import { expectRefusal } from '../src/refusal.js';
 import type { CheckContext, CheckSpec } from '../src/suite.js';
-import { REQUESTS, SEARCH_CALLER } from './requests.js';
+import { REQUESTS, SEARCH_CALLER, spareSearchCaller } from './requests.js';
 
 interface TextMatch { object_url?: unknown; object_type?: unknown; property?: unknown; fragment?: unknown; matches?: { text?: unknown; indices?: unknown }[] }
 interface Item { score?: unknown; text_matches?: unknown; url?: unknown; repository?: { full_name?: unknown }; full_name?: unknown; [field: string]: unknown }
@@ -77,6 +77,21 @@ function perKind(kind: Kind): CheckSpec[] {
         const { items: found, total } = await items(t, kind);
         if (found.length > LIMITS.search.maxPerPage) return t.fail(`${ep}: per_page=101 returned ${found.length} items`);
         if (typeof total !== 'number' || total <= LIMITS.search.maxPerPage) t.skip('inconclusive', `${total} matches: the cap shows only past 100`);
+      },
+    },
+    {
+      id: `search.reachable-1000.${kind.name}`, title: `${ep}: at most 1,000 results are reachable`, requirement: 'search.reachable-1000', needs: kind.needs,
+      async run(t) {
+        const { total } = await items(t, kind);
+        const { reachableResults: reachable, maxPerPage: per } = LIMITS.search;
+        if (typeof total !== 'number' || total <= reachable) return t.skip('missing-resource', `"${keyword(t)}" matches ${total} in ${kind.name} search; more than ${reachable} are needed to observe the cap`);
+        const page = reachable / per + 1;
+        const r = await t.request({ path: `/search/${kind.name}?q=${enc(keyword(t))}&per_page=${per}&page=${page}${kind.extra(t)}`, as: spareSearchCaller(t) });
+        const past = r.status === 200 ? ((r.json as Envelope | undefined)?.items?.length ?? 0) : 0;
+        // Past the cap: no items, or a refusal (406, 415 and 429 refuse something else).
+        if (past) t.fail(`${ep}: page ${page} of ${per} returned ${past} results past the first ${reachable}`);
+        else if (r.status === 429 || r.status >= 500) t.inconclusive(`${ep}: page ${page} answered ${r.status}`);
+        else if (r.status !== 200 && (r.status < 400 || [406, 415].includes(r.status))) t.fail(`${ep}: page ${page} answered ${r.status}`);
       },
     },
     {

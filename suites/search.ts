@@ -5,17 +5,12 @@ import type { Reply, RequestOptions } from '../src/client.js';
 import { expectRefusal } from '../src/refusal.js';
 import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
 import { judgeQuotedMessage } from '../src/wording.js';
-import { SPARE_SEARCH_CALLERS } from './requests.js';
+import { spareSearchCaller } from './requests.js';
 import { endpointChecks, judgeTextMatchFields } from './search-endpoints.js';
 
 interface Envelope { total_count: number; items: Record<string, unknown>[] }
 const enc = encodeURIComponent;
 const keyword = (t: CheckContext) => t.resources.search_keyword ?? 'test';
-/**
- * Public data counted and paged (the 1,000-result cap, total_count): another user searches it where the
- * profile names one the target accepts, so its own window spares the classic user's (rate limits are per caller).
- */
-const spareCaller = (t: CheckContext): RequestOptions['as'] => SPARE_SEARCH_CALLERS.find((n) => t.usable(n));
 /** A search request; `reuse`: a search this run already had answered is not spent again (controls). */
 const searchRequest = (kind: string, q: string, extra = '', as?: RequestOptions['as']): RequestOptions =>
   ({ path: `/search/${kind}?q=${enc(q)}${extra}`, ...(as !== undefined ? { as } : {}), reuse: true });
@@ -136,16 +131,16 @@ export const searchSuite: Suite = {
     check('search.reachable-1000', 'At most 1,000 results are reachable per search', 'search.reachable-1000', async (t) => {
       const per = LIMITS.search.maxPerPage;
       const beyond = LIMITS.search.reachableResults / per + 1;
-      const first = t.body<Envelope>(await search(t, 'issues', keyword(t), '&per_page=1', spareCaller(t)));
+      const first = t.body<Envelope>(await search(t, 'issues', keyword(t), '&per_page=1', spareSearchCaller(t)));
       if (!first || first.total_count <= LIMITS.search.reachableResults) {
         t.skip('missing-resource', `search_keyword "${keyword(t)}" matches ${first?.total_count ?? 0} issues; more than 1,000 are needed to observe the cap`);
       }
-      const r = await search(t, 'issues', keyword(t), `&per_page=${per}&page=${beyond}`, spareCaller(t));
+      const r = await search(t, 'issues', keyword(t), `&per_page=${per}&page=${beyond}`, spareSearchCaller(t));
       if (r.status === 200 && (t.body<Envelope>(r)?.items.length ?? 0) > 0) t.fail(`page ${beyond} of ${per} returned results past the first 1,000`);
       else if (r.status !== 200 && r.status !== 422) t.fail(`page ${beyond} answered ${r.status}`);
     }),
     check('search.total-count', 'total_count counts every match, past the 1,000 reachable ones too', 'resource.search-envelope', async (t) => {
-      const total = async (q: string) => t.body<Envelope>(await search(t, 'issues', q, '&per_page=1', spareCaller(t)))?.total_count;
+      const total = async (q: string) => t.body<Envelope>(await search(t, 'issues', q, '&per_page=1', spareSearchCaller(t)))?.total_count;
       const [all, issues, pulls] = [await total(keyword(t)), await total(`${keyword(t)} is:issue`), await total(`${keyword(t)} is:pull-request`)];
       const counts = [all, issues, pulls];
       // Requiredness is not shown; an answer that is no envelope (a refusal, throttling) has none either.

@@ -93,8 +93,8 @@ export const KNOWN_UNCOVERED: Readonly<Record<string, readonly string[]>> = {
   'resource.code-scanning-alert': ['code-scanning.alert-update'],
   'resource.import': ['imports.update', 'imports.lfs'],
   'resource.import-author': ['imports.author-update'],
-  'search.per-page-max-100': ['search.labels', 'search.repositories'],
-  'search.reachable-1000': ['search.code', 'search.commits', 'search.labels', 'search.repositories'],
+  'search.per-page-max-100': ['search.repositories'],
+  'search.reachable-1000': ['search.repositories'],
   'notifications.classic-only': [
     'notifications.mark-read', 'notifications.thread-mark-read', 'notifications.subscription-set', 'notifications.subscription-delete',
     'notifications.repo-mark-read',
