@@ -77,13 +77,14 @@ function expectAccepted(t: CheckContext, e: Endpoint, req: RequestOptions, reply
 }
 
 /**
- * Search requests are scarce (one window of the search limit a run), so the positive rules' checks on
- * a search endpoint act as the search caller (suites/requests.ts), and share their requests: the i-th request carries the i-th variation of every positive rule at
- * once ("token <TOKEN>", the first listed version and the older media type; then the second version).
- * A correct server accepts it, which shows each variation accepted; only where it is refused does a
- * check send its own variation alone, to tell which one the server refuses.
+ * The i-th shared request on a search endpoint, or undefined when no positive rule has an i-th
+ * variation. Search requests are scarce (one window of the search limit per caller a run), so the
+ * positive rules' checks on a search endpoint act as the search caller (suites/requests.ts) and share
+ * their requests: the i-th carries the i-th variation of every positive rule at once ("token <TOKEN>",
+ * the first listed version and the older media type; then the second version). A correct server
+ * accepts it, which shows each variation accepted; only where it is refused does a check send its
+ * own variation alone, to tell which one the server refuses.
  */
-/** The i-th shared request on a search endpoint, or undefined when no positive rule has an i-th variation. */
 function sharedProbe(t: CheckContext, req: RequestOptions, i: number): RequestOptions | undefined {
   // A rule whose checks are skipped (the target refuses the vendor media type) lends no variation.
   const running = RULES.filter((r) => !r.vendorMediaType || t.client.accept === t.names.mediaType);

@@ -19,7 +19,11 @@ export const GAPS: readonly Gap[] = [
   { unit: 'd1.search.issues-statuses', missing: 'issue search: 304 to a conditional request is never provoked', partly: ['search.validation-message', 'ratelimit.exhausted-403'] },
   { unit: 'd1.search.labels-statuses', missing: 'label search: 404 for a repository_id naming no repository, 403 and 304 are never provoked', partly: ['search.labels-repository-id'] },
   { unit: 'd1.auth.scopes', missing: 'a classic token lacking the scope an endpoint needs (notifications or repo; security_events or public_repo; repo for imports) is refused with 404 or 403; never tried', partly: ['auth.no-token-404-or-403'] },
-  { unit: 'd1.auth.search-authenticated-kinds', missing: 'basic, OAuth and client-ID-plus-secret callers get the authenticated search limit (30 a minute); only a classic token\'s limit is read' },
+  {
+    unit: 'd1.auth.search-authenticated-kinds',
+    missing: 'OAuth and client-ID-plus-secret callers get the authenticated search limit (30 a minute): the reference has no OAuth token and the profile no place for an app\'s client ID and secret, so only Basic login:token is read (rate-limit.search-per-minute.basic)',
+    partly: ['ratelimit.search-per-minute'],
+  },
   // Document 2.
   { unit: 'd2.errors.304', missing: 'a conditional GET of the alert listing or a single alert answers 304 when nothing changed; no check sends one' },
 ];
