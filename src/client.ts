@@ -120,15 +120,13 @@ export class Client {
       accept: this.accept, 'user-agent': 'conformance-suite', [SESSION_HEADER]: this.session, ...lower(req.headers ?? {}),
     };
     const as = req.as === undefined ? 'classic' : req.as;
-    let authenticated = false;
+    const caller = this.caller(as);
     if (as && typeof as === 'object') {
       headers.authorization = as.raw;
-      authenticated = true;
     } else if (as) {
       const value = this.tokenValue(as);
       if (!value) throw new Error(`profile has no token "${as}"`);
       headers.authorization = `${this.scheme} ${value}`;
-      authenticated = true;
     }
     let payload: string | undefined;
     if (req.body !== undefined) {
@@ -145,7 +143,7 @@ export class Client {
 
     const pathOnly = req.path.split('?')[0] ?? req.path;
     const category = matchEndpoint(method, pathOnly)?.endpoint.category ?? (pathOnly === '/rate_limit' ? null : 'core');
-    if (category && !req.unpaced) await this.pace(`${category}:${authenticated ? 'auth' : 'anon'}`);
+    if (category && !req.unpaced) await this.pace(`${category}:${caller}`);
     const pollKey = `${method} ${url} ${headers.authorization ?? ''}`;
     if (req.poll) await this.waitForPoll(pollKey);
 
@@ -177,7 +175,7 @@ export class Client {
     record.durationMs = this.now() - started;
     const resource = responseHeaders['x-ratelimit-resource'];
     if (category) this.byCategory[resource ?? category] = (this.byCategory[resource ?? category] ?? 0) + 1;
-    this.observeRate(`${resource ?? category}:${authenticated ? 'auth' : 'anon'}`, responseHeaders);
+    this.observeRate(`${resource ?? category}:${caller}`, responseHeaders);
     const interval = Number(responseHeaders['x-poll-interval']);
     if (Number.isFinite(interval) && interval > 0) this.lastPoll.set(pollKey, { at: this.now(), interval: interval * 1000 });
 
@@ -196,7 +194,19 @@ export class Client {
     return reply;
   }
 
-  /** Waits when the last response said this category has no request left in its window. */
+  /**
+   * Whose rate-limit window a request counts against: rate limits are per caller, so each user's
+   * window is paced apart (the profile's login where it names one: tokens of one user share it).
+   */
+  private caller(as: TokenName | null | { raw: string }): string {
+    if (as === null) return 'anonymous';
+    const tokens = Object.entries(this.opts.profile.tokens ?? {});
+    const [name, token] = (typeof as === 'object' ? tokens.find(([, t]) => as.raw.endsWith(` ${t.value}`)) : tokens.find(([n]) => n === as)) ?? [];
+    if (!name) return 'authenticated';
+    return token?.login ? `user:${token.login}` : `token:${name}`;
+  }
+
+  /** Waits when the last response said this caller's window of this category has no request left. */
   private async pace(key: string): Promise<void> {
     const state = this.rates.get(key);
     if (!state || state.remaining > 0) return;

@@ -164,7 +164,7 @@ async function runCheck(
   if (spec.writes && !options.allowWrites) return finish('skip', 'this check writes to the target; run with --allow-writes', undefined, 'writes-not-allowed');
 
   const anonymous = !!spec.needs?.anonymous && (!profile.tokens?.classic || found.tokens.has('classic'));
-  const t = new CheckContext(spec, client, profile, vendorNames(profile.vendor ?? 'service'), journal, options.strict ?? false, options.allowWrites ?? false, anonymous);
+  const t = new CheckContext(spec, client, profile, vendorNames(profile.vendor ?? 'service'), journal, options.strict ?? false, options.allowWrites ?? false, anonymous, new Set(found.tokens.keys()));
   try {
     await spec.run(t);
   } catch (err) {

@@ -68,7 +68,14 @@ export class CheckContext {
     readonly writesAllowed = false,
     /** Requests that name no token go anonymously (an anonymous-capable check without a usable classic token). */
     readonly anonymous = false,
+    /** Tokens of the profile the preflight found the target rejects. */
+    private readonly rejected: ReadonlySet<string> = new Set(),
   ) {}
+
+  /** Whether the profile names the token and the target accepted it in the preflight: for a token a check uses only when it can. */
+  usable(token: TokenName): boolean {
+    return !!this.profile.tokens?.[token] && !this.rejected.has(token);
+  }
 
   get resources(): ProfileResources {
     return this.profile.resources ?? {};

@@ -8,10 +8,10 @@
  * A write is checked with a request that leaves the state as it found it (suites/requests.ts),
  * so the control and every probe, even one a broken server wrongly admits, change nothing; where no
  * such request exists, with one whose change is put back before each further send and when the
- * check is done. Left out, for reasons given with the pairs in spec/coverage/exemptions.ts: the
- * positive rules on search endpoints (four more searches per endpoint overrun the
- * one search window a run may spend), and password probes (repeated attempts of the profile's user
- * are what the stated lockout punishes).
+ * check is done. On a search endpoint the positive rules (token scheme, versions, media types) share
+ * two requests of a second user (SEARCH_CALLER), so they fit the search windows a run may spend. Left
+ * out, for reasons given with the pairs in spec/coverage/exemptions.ts: password probes (repeated
+ * attempts of the profile's user are what the stated lockout punishes).
  */
 import { CATALOGUE, type Endpoint } from '../spec/catalogue.js';
 import { GOVERNS } from '../spec/coverage/governs.js';
@@ -20,8 +20,7 @@ import type { Reply, RequestOptions } from '../src/client.js';
 import { NOT_CLASSIC_TOKENS, type TokenName } from '../src/profile.js';
 import { expectRefusal, judgeRefusal } from '../src/refusal.js';
 import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
-import { compareSchemes } from './token-schemes.js';
-import { ANONYMOUS, ensureImport, reach, skipWithoutImport, type UnchangingWrite } from './requests.js';
+import { ANONYMOUS, ensureImport, reach, SEARCH_CALLER, skipWithoutImport, type UnchangingWrite } from './requests.js';
 
 interface Rule {
   /** Check id prefix; the endpoint id follows it. */
@@ -30,7 +29,7 @@ interface Rule {
   title: (e: Endpoint) => string;
   /** Tokens the check needs besides the identity that reaches the endpoint. */
   tokens: TokenName[];
-  /** Whether a search endpoint can afford the check: its requests must not count against the search window. */
+  /** Whether a search endpoint can afford the check as it is: its requests count against no search window (positive rules share theirs: `variations`). */
   searchFree: boolean;
   /** Which of the endpoints the requirement governs (spec/coverage/governs.ts) it can be checked on, when not all. */
   applies?: (e: Endpoint) => boolean;
@@ -39,10 +38,28 @@ interface Rule {
   /** The check sends Bearer on purpose: where the target accepts only `token`, the preflight reports that once. */
   bearerScheme?: boolean;
   /**
+   * A positive rule: the variations of the control it says are accepted, given the caller the check
+   * acts as (undefined: the endpoint's usual identity). On search they share requests (sharedProbe).
+   */
+  variations?: (t: CheckContext, caller?: TokenName) => Variation[];
+  /**
+   * The control's own form, where the spec states it accepted too (Bearer, the recommended media
+   * type): a control refused where a variation reaches the endpoint is then itself the failure.
+   */
+  controlForm?: (t: CheckContext) => string;
+  /**
    * `req`: the request that reaches the endpoint's success (a write's leaves the state as it found it,
    * or is put back); `again` before each further send of it, so every probe finds what the control found.
    */
   run: (t: CheckContext, e: Endpoint, req: RequestOptions, again: () => Promise<void>) => Promise<void>;
+}
+
+interface Variation {
+  /** The variation in words, for a failure. */
+  what: string;
+  /** The spec's words that admit it. */
+  source: string;
+  change: Pick<RequestOptions, 'as' | 'headers'>;
 }
 
 const line = (e: Endpoint, req: RequestOptions) => `${e.method} ${req.path.split('?')[0]}`;
@@ -71,11 +88,63 @@ function expectAccepted(t: CheckContext, e: Endpoint, req: RequestOptions, reply
   t.fail(`${line(e, req)} with ${what} answered ${reply.status}${typeof m === 'string' ? ` (message: ${m})` : ''}, while the same request without it answered ${e.success.status} (${source})`);
 }
 
+/**
+ * The i-th shared request on a search endpoint, or undefined when no positive rule has an i-th
+ * variation. Search requests are scarce (one window of the search limit per caller a run), so the
+ * positive rules' checks on a search endpoint act as the search caller (suites/requests.ts) and share
+ * their requests: the i-th carries the i-th variation of every positive rule at once ("token <TOKEN>",
+ * the first listed version and the older media type; then the second version). A correct server
+ * accepts it, which shows each variation accepted; only where it is refused does a check send its
+ * own variation alone, to tell which one the server refuses.
+ */
+function sharedProbe(t: CheckContext, req: RequestOptions, i: number): RequestOptions | undefined {
+  // A rule whose checks are skipped (the target refuses the vendor media type) lends no variation.
+  const running = RULES.filter((r) => !r.vendorMediaType || t.client.accept === t.names.mediaType);
+  const changes = running.flatMap((r) => r.variations?.(t, SEARCH_CALLER)[i]?.change ?? []);
+  if (!changes.length) return undefined;
+  const headers = Object.assign({}, ...changes.map((c) => c.headers ?? {})) as Record<string, string>;
+  return { ...req, as: changes.find((c) => c.as)?.as ?? SEARCH_CALLER, headers, reuse: true };
+}
+
+/** The control, then each of the rule's variations: each must get the control's success status. */
+async function acceptsEach(t: CheckContext, e: Endpoint, req: RequestOptions, requirement: string, again: () => Promise<void>, caller?: TokenName): Promise<void> {
+  const search = e.category === 'search';
+  const as = search ? SEARCH_CALLER : caller;
+  const rule = RULES.find((r) => r.requirement === requirement)!;
+  const variations = rule.variations!(t, as);
+  const reached = await t.request({ ...req, reuse: reuse(e), ...(as ? { as } : {}) });
+  if (reached.status !== e.success.status) {
+    const first = variations[0]!;
+    if (rule.controlForm && reached.status < 500 && reached.status !== 429) {
+      await again();
+      const alone = await t.request({ ...req, ...(as ? { as } : {}), ...first.change });
+      if (alone.status === e.success.status) {
+        const m = (reached.json as { message?: unknown } | undefined)?.message;
+        return t.fail(`${line(e, req)} with ${rule.controlForm(t)} answered ${reached.status}${typeof m === 'string' ? ` (message: ${m})` : ''}, while with ${first.what} it answered ${e.success.status} (${first.source})`);
+      }
+    }
+    skipWithoutImport(t, e, reached);
+    return t.inconclusive(`the control ${line(e, req)} answered ${reached.status}, not ${e.success.status}, so the endpoint was not reached`);
+  }
+  for (const [i, v] of variations.entries()) {
+    const shared = search ? sharedProbe(t, req, i) : undefined;
+    if (shared && (await t.request(shared)).status === e.success.status) continue;
+    await again();
+    const reply = await t.request({ ...req, ...(as ? { as } : {}), ...v.change });
+    expectAccepted(t, e, req, reply, v.what, v.source);
+  }
+}
+
 const RULES: readonly Rule[] = [
   {
     prefix: 'auth.token-scheme', requirement: 'auth.bearer-and-token-schemes', tokens: ['classic'], searchFree: false, bearerScheme: true,
     title: (e) => `${e.method} ${e.path} accepts the token as "token <TOKEN>" as it does as "Bearer <TOKEN>"`,
-    run: (t, e, req, again) => compareSchemes(t, req, e.success.status, line(e, req), again),
+    variations: (t, caller) => [{
+      what: '"token <TOKEN>"', source: 'Authentication: both `Bearer <TOKEN>` and `token <TOKEN>` are accepted',
+      change: { as: { raw: `token ${t.client.tokenValue(caller ?? 'classic')!}` } },
+    }],
+    controlForm: () => '"Bearer <TOKEN>"',
+    run: (t, e, req, again) => acceptsEach(t, e, req, 'auth.bearer-and-token-schemes', again, 'classic'),
   },
   {
     prefix: 'auth.invalid-401', requirement: 'auth.invalid-credentials-401', tokens: ['invalid'], searchFree: true,
@@ -174,33 +243,29 @@ const RULES: readonly Rule[] = [
   {
     prefix: 'versioning.versions', requirement: 'versioning.listed-versions', tokens: [], searchFree: false,
     title: (e) => `${e.method} ${e.path} accepts both listed API versions`,
-    async run(t, e, req, again) {
-      if (!(await control(t, e, req))) return;
-      for (const v of API_VERSIONS) {
-        await again();
-        const reply = await t.request({ ...req, headers: { [t.names.apiVersionHeader]: v } });
-        expectAccepted(t, e, req, reply, `${t.names.apiVersionHeader}: ${v}`, `Versioning: values appearing in the interface: ${API_VERSIONS.join(' and ')}`);
-      }
-    },
+    variations: (t) => API_VERSIONS.map((v) => ({
+      what: `${t.names.apiVersionHeader}: ${v}`, source: `Versioning: values appearing in the interface: ${API_VERSIONS.join(' and ')}`,
+      change: { headers: { [t.names.apiVersionHeader]: v } },
+    })),
+    run: (t, e, req, again) => acceptsEach(t, e, req, 'versioning.listed-versions', again),
   },
   {
     prefix: 'versioning.media', requirement: 'versioning.media-types', tokens: [], searchFree: false, vendorMediaType: true,
     title: (e) => `${e.method} ${e.path} accepts the recommended and the older media type`,
-    async run(t, e, req, again) {
-      const controlReply = await control(t, e, req);
-      if (!controlReply) return;
-      for (const accept of [t.names.mediaType, t.names.mediaTypeV3]) {
-        // The recommended type is the client's default Accept: that request is the control's own.
-        const reply = accept === t.client.accept ? controlReply : (await again(), await t.request({ ...req, headers: { accept } }));
-        expectAccepted(t, e, req, reply, `accept: ${accept}`, 'Versioning: the recommended media type and the older form');
-      }
-    },
+    // The recommended type is the client's default Accept: the control is sent with it.
+    variations: (t) => [{
+      what: `accept: ${t.names.mediaTypeV3}`, source: 'Versioning: the recommended media type and the older form',
+      change: { headers: { accept: t.names.mediaTypeV3 } },
+    }],
+    controlForm: (t) => `accept: ${t.names.mediaType}`,
+    run: (t, e, req, again) => acceptsEach(t, e, req, 'versioning.media-types', again),
   },
 ];
 
 function check(rule: Rule, e: Endpoint, how: UnchangingWrite): CheckSpec {
   const identity: TokenName[] = ANONYMOUS.has(e.id) ? [] : ['classic'];
-  const tokens = [...new Set([...identity, ...rule.tokens])];
+  // A positive rule on search acts as the search caller alone (see SEARCH_CALLER).
+  const tokens = rule.variations && e.category === 'search' ? [SEARCH_CALLER] : [...new Set([...identity, ...rule.tokens])];
   return {
     id: `${rule.prefix}.${e.id}`,
     title: rule.title(e),
@@ -228,7 +293,7 @@ function check(rule: Rule, e: Endpoint, how: UnchangingWrite): CheckSpec {
 export const CROSS_CUTTING_CHECKS: readonly CheckSpec[] = RULES.flatMap((rule) => CATALOGUE.flatMap((e) => {
   const how = reach(e);
   const governed = GOVERNS[rule.requirement]?.endpoints.includes(e.id);
-  if (!how || !governed || (e.category === 'search' && !rule.searchFree) || (rule.applies && !rule.applies(e))) return [];
+  if (!how || !governed || (e.category === 'search' && !rule.searchFree && !rule.variations) || (rule.applies && !rule.applies(e))) return [];
   return [check(rule, e, how)];
 }));
 

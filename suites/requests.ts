@@ -4,7 +4,7 @@
  */
 import type { Endpoint } from '../spec/catalogue.js';
 import type { Reply, RequestOptions } from '../src/client.js';
-import type { ProfileResources } from '../src/profile.js';
+import type { ProfileResources, TokenName } from '../src/profile.js';
 import type { CheckContext } from '../src/suite.js';
 import { journalImport, startedImport } from './imports-http.js';
 import { keepSubscription } from './notifications-http.js';
@@ -21,6 +21,18 @@ export interface EndpointRequest {
 
 /** Public data, graded the same for an anonymous caller: these run without a profile token. */
 export const ANONYMOUS = new Set(['search.commits', 'search.issues', 'search.repositories', 'events.public', 'rate-limit.get']);
+
+/**
+ * The second user that search checks act as where the first one's window of the search limit is
+ * spent by other checks: rate limits are per caller, so a whole run stays within one window of each.
+ */
+export const SEARCH_CALLER: TokenName = 'classic_public';
+/**
+ * Another user for searches of public data any caller may make (the 1,000-result cap, total_count):
+ * the first of these the profile names and the target accepts, so its own window spares the classic
+ * user's; without one, the classic user searches.
+ */
+export const spareSearchCaller = (t: CheckContext): TokenName | undefined => (['org_member', 'security_manager'] as const).find((n) => t.usable(n));
 
 /** How to reach each GET endpoint with the profile's resources; ids found at run time where the profile names none. */
 export const REQUESTS: Readonly<Record<string, EndpointRequest>> = {

@@ -5,7 +5,8 @@ import type { Reply, RequestOptions } from '../src/client.js';
 import { expectRefusal } from '../src/refusal.js';
 import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
 import { judgeQuotedMessage } from '../src/wording.js';
-import { endpointChecks } from './search-endpoints.js';
+import { spareSearchCaller } from './requests.js';
+import { endpointChecks, judgeTextMatchFields } from './search-endpoints.js';
 
 interface Envelope { total_count: number; items: Record<string, unknown>[] }
 const enc = encodeURIComponent;
@@ -16,6 +17,9 @@ const NO_SUCH_REPOSITORY_ID = 2_147_483_647;
 const searchRequest = (kind: string, q: string, extra = '', as?: RequestOptions['as']): RequestOptions =>
   ({ path: `/search/${kind}?q=${enc(q)}${extra}`, ...(as !== undefined ? { as } : {}), reuse: true });
 const search = (t: CheckContext, kind: string, q: string, extra = '', as?: RequestOptions['as']) => t.request(searchRequest(kind, q, extra, as));
+/** Issue search on the text-match media type, shared by the text-match checks. */
+const textMatchIssues = (t: CheckContext): RequestOptions =>
+  ({ path: `/search/issues?q=${enc(keyword(t))}&per_page=5`, headers: { accept: t.names.textMatchMediaType }, reuse: true });
 
 /**
  * "Search-specific 422 cases (message 'Validation failed')": the probe must answer 422 while the
@@ -52,7 +56,7 @@ function check(id: string, title: string, requirement: string, run: CheckSpec['r
 
 export const searchSuite: Suite = {
   name: 'search',
-  description: "The search rules of document 1, within one window of the authenticated search limit.",
+  description: "The search rules of document 1, within one window of each caller's search limit.",
   checks: () => [
     check('search.q-required', 'A search without q is refused', 'search.q-required', async (t) => {
       await expect422(t, { path: '/search/issues' }, searchRequest('issues', keyword(t)), 'GET /search/issues without q');
@@ -138,16 +142,16 @@ export const searchSuite: Suite = {
     check('search.reachable-1000', 'At most 1,000 results are reachable per search', 'search.reachable-1000', async (t) => {
       const per = LIMITS.search.maxPerPage;
       const beyond = LIMITS.search.reachableResults / per + 1;
-      const first = t.body<Envelope>(await search(t, 'issues', keyword(t), '&per_page=1'));
+      const first = t.body<Envelope>(await search(t, 'issues', keyword(t), '&per_page=1', spareSearchCaller(t)));
       if (!first || first.total_count <= LIMITS.search.reachableResults) {
         t.skip('missing-resource', `search_keyword "${keyword(t)}" matches ${first?.total_count ?? 0} issues; more than 1,000 are needed to observe the cap`);
       }
-      const r = await search(t, 'issues', keyword(t), `&per_page=${per}&page=${beyond}`);
+      const r = await search(t, 'issues', keyword(t), `&per_page=${per}&page=${beyond}`, spareSearchCaller(t));
       if (r.status === 200 && (t.body<Envelope>(r)?.items.length ?? 0) > 0) t.fail(`page ${beyond} of ${per} returned results past the first 1,000`);
       else if (r.status !== 200 && r.status !== 422) t.fail(`page ${beyond} answered ${r.status}`);
     }),
     check('search.total-count', 'total_count counts every match, past the 1,000 reachable ones too', 'resource.search-envelope', async (t) => {
-      const total = async (q: string) => t.body<Envelope>(await search(t, 'issues', q, '&per_page=1'))?.total_count;
+      const total = async (q: string) => t.body<Envelope>(await search(t, 'issues', q, '&per_page=1', spareSearchCaller(t)))?.total_count;
       const [all, issues, pulls] = [await total(keyword(t)), await total(`${keyword(t)} is:issue`), await total(`${keyword(t)} is:pull-request`)];
       const counts = [all, issues, pulls];
       // Requiredness is not shown; an answer that is no envelope (a refusal, throttling) has none either.
@@ -169,7 +173,7 @@ export const searchSuite: Suite = {
       if (at > 0) t.fail(`score ${at} of the list is ${scores[at]}, after ${scores[at - 1]}: not descending`);
     }, { anonymous: true }),
     check('search.text-match-indices', 'Text-match metadata arrives on the text-match media type, with indices inside fragment', 'search.text-match-indices', async (t) => {
-      const r = await t.request({ path: `/search/issues?q=${enc(keyword(t))}&per_page=5`, headers: { accept: t.names.textMatchMediaType } });
+      const r = await t.request(textMatchIssues(t));
       if (!t.expectStatus(r, [200])) return;
       const items = t.body<Envelope>(r)?.items ?? [];
       if (!items.length) return t.skip('inconclusive', `no issue matches "${keyword(t)}": no text match to judge`);
@@ -190,6 +194,14 @@ export const searchSuite: Suite = {
         }
       }
       if (!judged) t.inconclusive(`no match of ${items.length} items gives indices within a fragment: nothing to judge`);
+    }, { tokens: ['classic'], vendorMediaType: true }),
+    check('search.text-match-fields', 'Issue search text matches name a URL, a type, a string property and a fragment of its value', 'search.text-match-fields', async (t) => {
+      // The text-match-indices check's search, reused.
+      const r = await t.request(textMatchIssues(t));
+      if (!t.expectStatus(r, [200])) return;
+      const items = t.body<Envelope>(r)?.items ?? [];
+      if (!items.length) return t.skip('inconclusive', `no issue matches "${keyword(t)}": no text match to judge`);
+      judgeTextMatchFields(t, 'GET /search/issues', items);
     }, { tokens: ['classic'], vendorMediaType: true }),
     ...endpointChecks(),
   ],

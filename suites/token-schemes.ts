@@ -20,14 +20,10 @@ export async function setupRequest(t: CheckContext, req: RequestOptions): Promis
   return t.request({ ...req, as: { raw: `${t.client.scheme === 'Bearer' ? 'token' : 'Bearer'} ${t.client.tokenValue('classic')!}` } });
 }
 
-/** `again` runs before the second send, so it finds what the first found (a write put back). */
-export async function compareSchemes(t: CheckContext, req: RequestOptions, success: number, line: string, again?: () => Promise<void>): Promise<void> {
+export async function compareSchemes(t: CheckContext, req: RequestOptions, success: number, line: string): Promise<void> {
   const token = t.client.tokenValue('classic')!;
   const replies = [];
-  for (const scheme of SCHEMES) {
-    if (replies.length) await again?.();
-    replies.push({ scheme, reply: await t.request({ ...req, as: { raw: `${scheme} ${token}` } }) });
-  }
+  for (const scheme of SCHEMES) replies.push({ scheme, reply: await t.request({ ...req, as: { raw: `${scheme} ${token}` } }) });
   const reached = replies.find((r) => r.reply.status === success);
   if (!reached) {
     return t.inconclusive(`${line} answered ${replies.map((r) => `${r.reply.status} with "${r.scheme} <TOKEN>"`).join(' and ')}, never ${success}, so no scheme reached the endpoint`);

@@ -52,6 +52,9 @@ export const searchArea: AreaModule<SearchState> = {
     // Conditional-request faults of one endpoint are named after its catalogue id (reference/server.ts).
     ...(['code', 'commits', 'issues', 'labels'] as const).map((k): Fault => (
       { id: `search-${k}-if-none-match-ignored`, requirement: 'cond.etag-304', effect: `A matching If-None-Match on ${k} search is answered 200, never 304.`, endpoints: [`search.${k}`] })),
+    { id: 'search-issues-anonymous-refused', requirement: 'auth.anonymous-public-data', effect: 'Issue search answers 401 to anonymous callers.', endpoints: ['search.issues'] },
+    { id: 'search-text-match-fragment-uppercased', requirement: 'search.text-match-fields', effect: 'Text-match fragments are upper-cased, so they are no substring of the property value (indices still select the matches, case aside).' },
+    { id: 'search-text-match-object-url-relative', requirement: 'search.text-match-fields', effect: 'Text-match object_url is a path without scheme and host, not a URL.' },
     { id: 'search-code-per-page-uncapped', requirement: 'search.per-page-max-100', effect: 'Code search honours per_page above 100.' },
     { id: 'search-commits-per-page-uncapped', requirement: 'search.per-page-max-100', effect: 'Commit search honours per_page above 100.' },
     { id: 'search-commits-text-match-property', requirement: 'search.text-match-opt-in', effect: 'Commit text matches name the property `commit.message`, not `message`.' },

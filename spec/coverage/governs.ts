@@ -122,6 +122,7 @@ export const GOVERNS: Readonly<Record<string, Governs>> = {
   'search.reachable-1000': { endpoints: SEARCH },
   'search.text-match-opt-in': { endpoints: SEARCH, via: ['search.text-match-indices'] },
   'search.text-match-indices': { endpoints: SEARCH },
+  'search.text-match-fields': { endpoints: SEARCH },
 
   // Notifications.
   'notifications.newest-first': { endpoints: ['notifications.list'] },

@@ -27,6 +27,8 @@ export const SEARCH = [
   req('search.reachable-1000', 'MUST', 1, 'Limits', 'Search results reachable per query | 1,000'),
   req('search.text-match-opt-in', 'MUST', 1, 'Search',
     'Text match metadata: send `accept: application/vnd.service.text-match+json`. Code search supplies matches for file content and file path; commits for `message`; issues for title, body, comment body; labels for name and description; repositories for name and description.'),
+  req('search.text-match-fields', 'MUST', 1, 'Text match metadata (opt-in)',
+    'object_url | URL of the resource holding a string property that matched … fragment | substring of the property value containing the match'),
   req('search.text-match-indices', 'MUST', 1, 'Text match metadata (opt-in)',
     'matches | array of {text, indices}; `indices` is a pair of offsets relative to `fragment`'),
 ];

@@ -42,10 +42,10 @@ export const DOC1_UNITS: readonly Unit[] = [
 
   // Text match metadata.
   unit('d1.text-match.gains', 'Each item gains `text_matches`, an array of objects:', 'search.text-match-opt-in'),
-  gap('d1.text-match.object-url', 'object_url | URL of the resource holding a string property that matched'),
-  gap('d1.text-match.object-type', 'object_type | type name of that resource'),
-  gap('d1.text-match.property', 'property | name of the matched string property of that resource'),
-  gap('d1.text-match.fragment', 'fragment | substring of the property value containing the match'),
+  unit('d1.text-match.object-url', 'object_url | URL of the resource holding a string property that matched', 'search.text-match-fields'),
+  unit('d1.text-match.object-type', 'object_type | type name of that resource', 'search.text-match-fields'),
+  unit('d1.text-match.property', 'property | name of the matched string property of that resource', 'search.text-match-fields'),
+  unit('d1.text-match.fragment', 'fragment | substring of the property value containing the match', 'search.text-match-fields'),
   unit('d1.text-match.matches', 'matches | array of {text, indices}; `indices` is a pair of offsets relative to `fragment`', 'search.text-match-indices'),
 
   // Notification thread.

@@ -445,6 +445,15 @@ const FAULT_CHECKS: Record<string, (get: Get) => Promise<void>> = {
     expect((await search(get, 'labels', 'widget', `&repository_id=${REPO_ID('acme/widgets')}`, { token: null })).status).toBe(200);
   },
   'search-repositories-anonymous-refused': async (get) => expect((await search(get, 'repositories', 'widget', '', { token: null })).status).toBe(200),
+  'search-issues-anonymous-refused': async (get) => expect((await search(get, 'issues', 'widget', '', { token: null })).status).toBe(200),
+  'search-text-match-fragment-uppercased': async (get) => {
+    const r = await search(get, 'labels', 'widget', `&repository_id=${REPO_ID('acme/widgets')}`, { headers: TEXT_MATCH });
+    for (const item of r.body.items) for (const tm of item.text_matches) expect(item[tm.property]).toContain(tm.fragment);
+  },
+  'search-text-match-object-url-relative': async (get) => {
+    const r = await search(get, 'repositories', 'widget', '', { headers: TEXT_MATCH });
+    for (const item of r.body.items) for (const tm of item.text_matches) expect(tm.object_url).toMatch(/^https?:\/\//);
+  },
   'search-code-q-length-unchecked': async (get) => expect422(await search(get, 'code', 'w'.repeat(LIMITS.search.maxQueryLength + 1))),
   'search-issues-operators-unlimited': async (get) => expect422(await search(get, 'issues', 'a OR b OR c OR d OR e OR f OR g')),
   'search-code-operators-unlimited': async (get) => expect422(await search(get, 'code', 'a OR b OR c OR d OR e OR f OR g')),

@@ -30,8 +30,9 @@ against('search 422s worded "Validation Failed" (GitHub\'s capital F)', validati
   it('every search check that reads the 422 message warns, quoting it; the rest pass', () => {
     const warned = run().checks.filter((c) => c.outcome === 'warn');
     expect(warned.map((c) => c.id).sort()).toEqual([
-      'search.app-user-issue-qualifier', 'search.code-requires-term', 'search.inaccessible-resources-422', 'search.max-operators', 'search.max-operators.code',
-      'search.q-length-256', 'search.q-length-256.code', 'search.q-required', 'search.unknown-account-422',
+      'search.app-user-issue-qualifier', 'search.code-requires-term', 'search.inaccessible-resources-422', 'search.inaccessible-resources-422.code',
+      'search.max-operators', 'search.max-operators.code', 'search.q-length-256', 'search.q-length-256.code', 'search.q-length-256.labels',
+      'search.q-required', 'search.q-required.code', 'search.q-required.labels', 'search.unknown-account-422',
     ]);
     for (const c of warned) expect(c.message, c.id).toContain('"Validation Failed", \'Validation failed\' in other letter case');
     expect(ids(run(), (c) => c.outcome === 'pass')).toContain('search.labels-repository-id');

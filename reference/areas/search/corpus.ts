@@ -109,6 +109,8 @@ export const LARGE_FILE_KEYWORD = 'hugefixturemarker';
 export const OFF_BRANCH_KEYWORD = 'fluxcapacitor';
 /** Enough widget issues in acme/widgets that total_count exceeds the reachable results. */
 const WIDGET_ISSUES = LIMITS.search.reachableResults + 150;
+/** Code files, commits and labels of acme/widgets carrying the keyword: past the 1,000 reachable results of a search. */
+const BULK = LIMITS.search.reachableResults + 10;
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
@@ -168,13 +170,16 @@ const CODE: [string, string, string, string?][] = [
   ['globex/gizmo', 'README.md', '# Gizmo\n\nGizmos and gadgets.\n'],
   ['mona/dotfiles', '.bashrc', "alias widget='open -a Widgets'\n"],
   ['hubot/private-notes', 'notes.md', 'hubot widget notes\n'],
-  // Enough matches of the keyword for code search to show its page cap of 100.
-  ...Array.from({ length: 100 }, (_, n): [string, string, string] => ['acme/widgets', `examples/widget-${n + 1}.md`, `Example ${n + 1}: a widget in ${n + 1} lines.\n`]),
+  // Enough matches of the keyword for code search to show its page cap of 100 and the 1,000 reachable results.
+  ...Array.from({ length: BULK }, (_, n): [string, string, string] => ['acme/widgets', `examples/widget-${n + 1}.md`, `Example ${n + 1}: a widget in ${n + 1} lines.\n`]),
 ];
 
-/** [repository, commit count, message template] */
+/**
+ * [repository, commit count, message template]. Most acme/widgets commits name the keyword twice, few
+ * three times and few once, so a first page of 100 in either order shows the best-match order.
+ */
 const COMMITS: [string, number, (t: string, i: number) => string][] = [
-  ['acme/widgets', 110, (t, i) => (i % 4 === 2 ? `Test widget ${t} against a nested widget` : `${i % 4 ? 'Refactor' : 'Fix'} widget ${t}`)],
+  ['acme/widgets', BULK + 10, (t, i) => (i % 40 === 2 ? `Test widget ${t} against a nested widget and a widget stub` : i % 40 === 7 ? `Fix widget ${t}` : `${i % 4 ? 'Refactor' : 'Fix'} widget ${t} in the widget core`)],
   ['acme/secret', 3, (t) => `Secret widget plan: ${t}`],
   ['acme/plain', 2, (t) => `Plain ${t} changes`],
   ['globex/gizmo', 6, (t, i) => (i % 2 ? `gizmo: tune ${t}` : `gizmo: widget adapter ${t}`)],
@@ -211,6 +216,16 @@ export function buildCorpus(init: AreaInit): Corpus {
     }));
     repoLabels.set(r.id, list);
     labels.push(...list);
+  }
+  // Labels for label search to show its page cap and the 1,000 reachable results (a few with the keyword in
+  // both name and description, a few in the description only, so a first page in either order shows the
+  // order); issues carry only the ones above.
+  const labelled = byName.get('acme/widgets');
+  if (labelled) {
+    labels.push(...Array.from({ length: BULK }, (_, n): Label => ({
+      id: labelled.id * 100_000 + n, repoId: labelled.id, name: n % 50 === 25 ? `area ${n + 1}` : `widget area ${n + 1}`, color: 'c5def5', description: n % 25 ? `Area ${n + 1}` : `Widgets of area ${n + 1}`, isDefault: false,
+      createdAt: t0 - (300 - (n % 200)) * DAY, updatedAt: t0 - (mix(labelled.id, n) % 300) * DAY,
+    })));
   }
 
   const issues: Issue[] = [];

@@ -136,7 +136,8 @@ function validate<R>(ctx: HandlerContext, kind: Kind<R>): ParsedQuery | HandlerR
   if (operatorsOver && !broken(ctx, 'operators-unlimited')) {
     return invalid(ctx, [qError(`The search contains more than ${maxOperators} AND / OR / NOT operators.`)]);
   }
-  if (kind.requiresTerm && !parsed.expr && !ctx.fault('search-code-qualifier-only-accepted')) {
+  // A q left out altogether is the missing-q case above (admitted only by its fault), not a qualifier alone.
+  if (kind.requiresTerm && !parsed.expr && q.trim() && !ctx.fault('search-code-qualifier-only-accepted')) {
     return invalid(ctx, [qError('Must include at least one user, organization, or repository and a search term.')]);
   }
   const typed = qualifierValues(parsed.qualifiers, 'is').some((v) => IS_TYPE.has(v));
@@ -236,11 +237,12 @@ function textMatches<R>(ctx: HandlerContext, kind: Kind<R>, fields: Field<R>[], 
       if (!first) continue;
       const start = value.length <= FRAGMENT ? 0 : Math.max(0, Math.min(first[0] - FRAGMENT / 4, value.length - FRAGMENT));
       const end = Math.min(value.length, start + FRAGMENT);
+      const fragment = value.slice(start, end);
       out.push({
-        object_url: object.url,
+        object_url: ctx.fault('search-text-match-object-url-relative') ? new URL(object.url).pathname : object.url,
         object_type: object.type,
         property: ctx.fault('search-commits-text-match-property') && f.property === 'message' ? 'commit.message' : f.property,
-        fragment: value.slice(start, end),
+        fragment: ctx.fault('search-text-match-fragment-uppercased') ? fragment.toUpperCase() : fragment,
         matches: hits.filter(([s, e]) => s >= start && e <= end)
           .map(([s, e]) => ({ text: value.slice(s, e), indices: [s - start + shift, e - start + shift] })),
       });
