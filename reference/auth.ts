@@ -2,7 +2,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { error, type Caller, type HandlerResult } from './http.js';
 import type { ReferenceState } from './state.js';
-import type { Token } from './world.js';
+import { APP_CLIENT, type Token } from './world.js';
 
 export type AuthOutcome = { ok: true; caller: Caller } | { ok: false; result: HandlerResult; rateKey: string };
 
@@ -46,6 +46,8 @@ export function authenticate(headers: IncomingHttpHeaders, state: ReferenceState
     const colon = decoded.indexOf(':');
     const login = colon < 0 ? decoded : decoded.slice(0, colon);
     const secret = colon < 0 ? '' : decoded.slice(colon + 1);
+    // "client-ID-plus-secret requests count as authenticated for search limits": an app, acting as no user.
+    if (login === APP_CLIENT.clientId && secret === APP_CLIENT.secret) return { ok: true, caller: { token: null, login: null, rateKey: `client:${login}`, client: login } };
     const user = world.users.get(login);
     if (!user) return invalid(null);
     const token = world.tokens.get(secret);

@@ -9,8 +9,10 @@ export interface Caller {
   token: Token | null;
   /** Login the request acts as; null when anonymous. */
   login: string | null;
-  /** Rate-limit identity: a user, an installation, or an anonymous address. */
+  /** Rate-limit identity: a user, an installation, an app's client ID, or an anonymous address. */
   rateKey: string;
+  /** An OAuth app's client ID, for requests authenticated with its client ID and secret (no token, no user). */
+  client?: string;
 }
 
 export interface HandlerContext {

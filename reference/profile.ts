@@ -4,6 +4,7 @@ import { SCENARIOS } from './areas/imports/plan.js';
 import { DEFAULT_REF } from './areas/code-scanning/corpus.js';
 import { COMMON_KEYWORD, LARGE_FILE_KEYWORD, OFF_BRANCH_KEYWORD } from './areas/search/corpus.js';
 import { startReference, type RunningReference } from './server.js';
+import { APP_CLIENT } from './world.js';
 
 export function referenceProfile(running: RunningReference, vendor = 'service'): Profile {
   const { world, codeScanning, notifications } = running.state;
@@ -37,6 +38,7 @@ export function referenceProfile(running: RunningReference, vendor = 'service'):
     tokens,
     ...(lockout ? { lockout_user: lockout } : {}),
     ...(classicUser?.password ? { password_user: { login: classicUser.login, password: classicUser.password } } : {}),
+    app_client: { client_id: APP_CLIENT.clientId, client_secret: APP_CLIENT.secret },
     resources: {
       ...(publicRepo ? {
         public_repo: `${publicRepo.owner}/${publicRepo.name}`,

@@ -135,7 +135,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
   const auth = authenticate(req.headers, state, remote, fault);
   const caller = auth.ok ? auth.caller : null;
   const rateKey = auth.ok ? auth.caller.rateKey : auth.rateKey;
-  const authenticated = caller?.token != null;
+  const authenticated = caller?.token != null || caller?.client !== undefined;
 
   if (!match || !auth.ok) {
     // Unknown paths and refused credentials still answer with the caller's core rate-limit headers.

@@ -104,8 +104,13 @@ export const TOKENS: Token[] = [
   { role: 'fine_grained_bare', value: 'ref-fine-grained-bare', kind: 'fine-grained', login: 'mona', permissions: { metadata: 'read' } },
   { role: 'app_user', value: 'ref-app-user', kind: 'app-user', login: 'mona', permissions: { contents: 'write', security_events: 'write', metadata: 'read' } },
   { role: 'app_installation', value: 'ref-app-installation', kind: 'app-installation', login: 'acme', installationId: 9001, permissions: { contents: 'write', security_events: 'write', metadata: 'read' } },
+  // An OAuth app's token for ada: counted as authenticated for search limits like any other.
+  { role: 'oauth', value: 'ref-oauth-app-token', kind: 'oauth', login: 'ada', scopes: ['public_repo'] },
   { role: 'lockout', value: 'ref-locksmith', kind: 'classic', login: 'locksmith', scopes: ['repo', 'notifications'] },
 ];
+
+/** An OAuth app's client ID and secret, sent as Basic credentials: an authenticated caller acting as no user. */
+export const APP_CLIENT = { clientId: 'Iv1.refclient0001', secret: 'ref-client-secret' } as const;
 
 export class World {
   readonly users = new Map<string, Account>();

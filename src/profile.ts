@@ -8,7 +8,7 @@ import { EXIT, UserError } from './exit-codes.js';
 import { readPackageJson } from './paths.js';
 
 export type TokenName =
-  | 'classic' | 'classic_public' | 'classic_bare' | 'org_member' | 'security_manager' | 'fine_grained' | 'fine_grained_bare' | 'app_user' | 'app_installation' | 'invalid' | 'sso_unauthorized';
+  | 'classic' | 'classic_public' | 'classic_bare' | 'org_member' | 'security_manager' | 'fine_grained' | 'fine_grained_bare' | 'app_user' | 'app_installation' | 'invalid' | 'sso_unauthorized' | 'oauth';
 
 /** Profile tokens of a kind other than the personal access token (classic): those "Notification endpoints accept only a classic personal access token" refuses. */
 export const NOT_CLASSIC_TOKENS = ['fine_grained', 'app_user', 'app_installation'] as const satisfies readonly TokenName[];
@@ -49,6 +49,8 @@ export interface Profile {
   tokens?: Partial<Record<TokenName, ProfileToken>>;
   lockout_user?: { login: string; token: string };
   password_user?: { login: string; password: string };
+  /** An OAuth app's client ID and secret, sent as Basic credentials. */
+  app_client?: { client_id: string; client_secret: string };
   resources?: ProfileResources;
 }
 
@@ -73,6 +75,7 @@ export function parseProfile(data: unknown, source: string, env: NodeJS.ProcessE
   for (const [name, token] of Object.entries(profile.tokens ?? {})) token.value = resolve(token.value, `tokens.${name}.value`);
   if (profile.lockout_user) profile.lockout_user.token = resolve(profile.lockout_user.token, 'lockout_user.token');
   if (profile.password_user) profile.password_user.password = resolve(profile.password_user.password, 'password_user.password');
+  if (profile.app_client) profile.app_client.client_secret = resolve(profile.app_client.client_secret, 'app_client.client_secret');
   return profile;
 }
 
@@ -97,5 +100,6 @@ export function profileSecrets(profile: Profile): string[] {
   const out = Object.values(profile.tokens ?? {}).map((t) => t.value);
   if (profile.lockout_user) out.push(profile.lockout_user.token);
   if (profile.password_user) out.push(profile.password_user.password);
+  if (profile.app_client) out.push(profile.app_client.client_secret);
   return out.filter((v) => v.length > 0);
 }

@@ -132,6 +132,29 @@ export const rateLimitSuite: Suite = {
       },
     },
     {
+      id: 'rate-limit.search-per-minute.oauth', title: 'An OAuth app token gets the authenticated search limit', requirement: 'ratelimit.search-per-minute',
+      needs: { tokens: ['oauth'], rateLimiting: true },
+      async run(t) {
+        const r = await t.request({ path: '/rate_limit', as: 'oauth' });
+        if (r.status !== 200) return t.skip('inconclusive', `GET /rate_limit with the OAuth app token answered ${r.status}`);
+        const limit = t.body<RateLimit>(r)?.resources?.search?.limit;
+        if (limit !== LIMITS.search.perMinuteAuthenticated) t.fail(`with the OAuth app token the search limit is ${limit}, not ${LIMITS.search.perMinuteAuthenticated}`);
+      },
+    },
+    {
+      id: 'rate-limit.search-per-minute.client-secret', title: "An OAuth app's client ID and secret get the authenticated search limit", requirement: 'ratelimit.search-per-minute',
+      needs: { rateLimiting: true },
+      async run(t) {
+        const app = t.profile.app_client;
+        if (!app) return t.skip('missing-resource', 'the profile names no app_client (an OAuth app\'s client ID and secret)');
+        const raw = `Basic ${Buffer.from(`${app.client_id}:${app.client_secret}`).toString('base64')}`;
+        const r = await t.request({ path: '/rate_limit', as: { raw } });
+        if (r.status !== 200) return t.skip('inconclusive', `GET /rate_limit with Basic ${app.client_id}:<client secret> answered ${r.status}`);
+        const limit = t.body<RateLimit>(r)?.resources?.search?.limit;
+        if (limit !== LIMITS.search.perMinuteAuthenticated) t.fail(`with Basic ${app.client_id}:<client secret> the search limit is ${limit}, not ${LIMITS.search.perMinuteAuthenticated}`);
+      },
+    },
+    {
       id: 'rate-limit.core-counts-events', title: 'A request to an event timeline counts against core ("all non-search REST")', requirement: 'ratelimit.core-non-search',
       needs: { tokens: ['classic'], rateLimiting: true },
       async run(t) {

@@ -9,6 +9,8 @@ export const rateLimitArea: AreaModule<Record<string, never>> = {
     { id: 'ratelimit-missing-category', requirement: 'ratelimit.status-categories', effect: '`resources` lacks `code_scanning_upload`.' },
     { id: 'ratelimit-app-token-refused', requirement: 'ratelimit.app-tokens', effect: 'GET /rate_limit answers 403 to app installation and app user tokens.' },
     { id: 'ratelimit-basic-counted-anonymous', requirement: 'ratelimit.search-per-minute', effect: 'GET /rate_limit reports the anonymous limits to requests authenticated with Basic login:token.' },
+    { id: 'ratelimit-oauth-counted-anonymous', requirement: 'ratelimit.search-per-minute', effect: 'GET /rate_limit reports the anonymous limits to OAuth app tokens.' },
+    { id: 'ratelimit-client-secret-counted-anonymous', requirement: 'ratelimit.search-per-minute', effect: 'Requests authenticated with an OAuth app\'s client ID and secret get the anonymous limits.' },
     { id: 'rate-limit-get-if-none-match-ignored', requirement: 'cond.etag-304', effect: 'A matching If-None-Match on GET /rate_limit is answered 200, never 304.', endpoints: ['rate-limit.get'] },
     { id: 'ratelimit-anonymous-core-equal', requirement: 'ratelimit.authenticated-higher', effect: 'Anonymous callers get the same core limit as authenticated ones.' },
     { id: 'ratelimit-reset-in-ms', requirement: 'ratelimit.status-categories', effect: '`reset` is given in milliseconds, not seconds.' },
@@ -18,8 +20,10 @@ export const rateLimitArea: AreaModule<Record<string, never>> = {
     'rate-limit.get': (ctx) => {
       const kind = ctx.caller.token?.kind;
       if ((kind === 'app-installation' || kind === 'app-user') && ctx.fault('ratelimit-app-token-refused')) return error(403, 'Resource not accessible by integration');
-      // "basic, OAuth and client-ID-plus-secret requests count as authenticated for search limits"; the fault reports Basic as anonymous.
-      const authenticated = ctx.caller.token !== null && !(ctx.fault('ratelimit-basic-counted-anonymous') && /^basic /i.test(ctx.headers.authorization ?? ''));
+      // "basic, OAuth and client-ID-plus-secret requests count as authenticated for search limits"; each fault reports one of them as anonymous.
+      const basic = /^basic /i.test(ctx.headers.authorization ?? '');
+      const authenticated = (ctx.caller.token !== null && !(ctx.fault('ratelimit-basic-counted-anonymous') && basic) && !(ctx.fault('ratelimit-oauth-counted-anonymous') && kind === 'oauth'))
+        || (ctx.caller.client !== undefined && !ctx.fault('ratelimit-client-secret-counted-anonymous'));
       const resources: Record<string, { limit: number; remaining: number; reset: number; used: number }> =
         ctx.state.rateLimiter.all(ctx.caller.rateKey, authenticated);
       // The fault gives anonymous callers the authenticated core limit.

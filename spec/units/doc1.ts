@@ -1,5 +1,5 @@
 /** Document 1 (conventions, search, notifications, events, rate limit), unit by unit, in the document's order. */
-import { gap, observed, unchecked, unit, type Unit } from './types.js';
+import { observed, unchecked, unit, type Unit } from './types.js';
 
 const OUT_NOTIFY = 'which reason a thread gets follows activity on issues, pull requests, workflows, teams and invitations, whose endpoints are not shown';
 
@@ -202,7 +202,7 @@ export const DOC1_UNITS: readonly Unit[] = [
   unchecked('d1.auth.installation-token', 'An app installation token is produced from the app ID and the app\'s private key (<PRIVATE_KEY>)', 'out-of-scope-endpoint', 'the token-creation endpoints are not shown'),
   unchecked('d1.auth.installation-token-expiry', 'it expires after 60 minutes', 'background-timing', 'sixty minutes cannot be waited for in a run'),
   unchecked('d1.auth.creation-unshown', 'Exact paths of the token-creation endpoints and the full scope catalogue: not shown.', 'not-shown', 'the spec says not shown'),
-  gap('d1.auth.search-authenticated-kinds', 'Search endpoints and the auth differences: basic, OAuth and client-ID-plus-secret requests count as authenticated for search limits.'),
+  unit('d1.auth.search-authenticated-kinds', 'Search endpoints and the auth differences: basic, OAuth and client-ID-plus-secret requests count as authenticated for search limits.', 'ratelimit.search-per-minute'),
   unit('d1.auth.notifications-classic', 'Notification endpoints accept only a classic personal access token.', 'notifications.classic-only'),
 
   // Events (delivery).

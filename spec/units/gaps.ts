@@ -13,9 +13,4 @@ export interface Gap {
 
 export const GAPS: readonly Gap[] = [
   // Document 1.
-  {
-    unit: 'd1.auth.search-authenticated-kinds',
-    missing: 'OAuth and client-ID-plus-secret callers get the authenticated search limit (30 a minute): the reference has no OAuth token and the profile no place for an app\'s client ID and secret, so only Basic login:token is read (rate-limit.search-per-minute.basic)',
-    partly: ['ratelimit.search-per-minute'],
-  },
 ];

@@ -33,6 +33,7 @@ export const TOKENS = {
   appUser: 'ref-app-user',
   appInstallation: 'ref-app-installation',
   lockout: 'ref-locksmith',
+  oauth: 'ref-oauth-app-token',
   invalid: 'ref-invalid-token',
 } as const;
 

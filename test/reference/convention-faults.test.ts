@@ -103,6 +103,8 @@ const PROBES: Record<string, Probe> = {
     return r.status === 403 && typeof r.body?.message === 'string';
   },
   'ratelimit-basic-counted-anonymous': async (b) => (await call(b, '/rate_limit', { authorization: basic('mona', TOKENS.classic) })).body.resources.search.limit === 30,
+  'ratelimit-oauth-counted-anonymous': async (b) => (await call(b, '/rate_limit', { token: TOKENS.oauth })).body.resources.search.limit === 30,
+  'ratelimit-client-secret-counted-anonymous': async (b) => (await call(b, '/rate_limit', { authorization: basic('Iv1.refclient0001', 'ref-client-secret') })).body.resources.search.limit === 30,
   'auth-password-anonymous': async (b) => (await call(b, '/events', { authorization: basic('mona', 'mona-password-1') })).status === 401,
   'rate-limit-get-if-none-match-ignored': async (b) => {
     const r = await call(b, '/rate_limit');
