@@ -13,6 +13,8 @@ const all = () => true;
 /** The faults that can be scoped to one endpoint, and the endpoints where the fault has an effect. */
 const SCOPABLE: Readonly<Record<string, (e: Endpoint) => boolean>> = {
   'auth-token-scheme-refused': all,
+  'auth-password-accepted': all,
+  'auth-lockout-spares-valid-token': all,
   'auth-invalid-403-first': all,
   'errors-no-message': all,
   'versioning-old-version-refused': all,

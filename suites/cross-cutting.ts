@@ -9,7 +9,7 @@
  * out, for reasons given with the pairs in spec/coverage/exemptions.ts: writes no such request
  * exists for, the positive rules on search endpoints (four more searches per endpoint overrun the
  * one search window a run may spend), and password probes (repeated attempts of the profile's user
- * are what the stated lockout punishes).
+ * are what the stated lockout punishes: suites/lockout.ts sends them as its sacrificial user).
  */
 import { CATALOGUE, type Endpoint } from '../spec/catalogue.js';
 import { GOVERNS } from '../spec/coverage/governs.js';
@@ -18,7 +18,7 @@ import type { Reply, RequestOptions } from '../src/client.js';
 import type { TokenName } from '../src/profile.js';
 import { expectRefusal, judgeRefusal } from '../src/refusal.js';
 import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
-import { ANONYMOUS, ensureImport, REQUESTS, skipWithoutImport, UNCHANGING_WRITES, type UnchangingWrite } from './requests.js';
+import { ANONYMOUS, ensureImport, reach, skipWithoutImport, type UnchangingWrite } from './requests.js';
 
 interface Rule {
   /** Check id prefix; the endpoint id follows it. */
@@ -157,13 +157,6 @@ const RULES: readonly Rule[] = [
     },
   },
 ];
-
-/** How a check reaches an endpoint: a GET the shared requests build, or a write that changes nothing. */
-function reach(e: Endpoint): UnchangingWrite | undefined {
-  if (e.method !== 'GET') return UNCHANGING_WRITES[e.id];
-  const how = REQUESTS[e.id];
-  return how && { needs: how.needs, request: async (t) => ({ path: await how.path(t) }) };
-}
 
 function check(rule: Rule, e: Endpoint, how: UnchangingWrite): CheckSpec {
   const identity: TokenName[] = ANONYMOUS.has(e.id) ? [] : ['classic'];

@@ -1,20 +1,131 @@
 /**
  * Checks that spend something on purpose run last, so no other check meets the consequence:
  * the lockout (the profile's sacrificial user only) and, when opted in, the anonymous search window.
+ *
+ * The sacrificial user's login and password are sent to every endpoint just before the lockout (a
+ * password attempt may itself count towards it: its 403 is still a 4xx), and its valid token to
+ * every endpoint during the lockout, each against its answer before the lockout. Writes are the
+ * change-free ones of suites/requests.ts, so even a wrongly admitted probe changes nothing.
  */
+import { CATALOGUE, type Endpoint } from '../spec/catalogue.js';
+import { GOVERNS } from '../spec/coverage/governs.js';
 import { LIMITS } from '../spec/limits.js';
-import type { Reply } from '../src/client.js';
+import type { Client, Reply, RequestOptions } from '../src/client.js';
 import { expectRefusal } from '../src/refusal.js';
-import type { Suite } from '../src/suite.js';
+import { SkipSignal, type CheckContext, type CheckSpec, type Suite } from '../src/suite.js';
+import { reach, skipWithoutImport, type Identity, type UnchangingWrite } from './requests.js';
 
 /** How many invalid attempts the check makes before concluding the target never locks out. */
 export const LOCKOUT_ATTEMPT_BOUND = 30;
 const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
 
+/** The profile's sacrificial user, acting with its valid token; skips the check without one. */
+function sacrificial(t: CheckContext): Identity {
+  const user = t.profile.lockout_user;
+  if (!user) return t.skip('missing-resource', 'the profile names no lockout_user (a sacrificial account)');
+  return { login: user.login, as: { raw: `Bearer ${user.token}` } };
+}
+
+interface Reached {
+  /** The endpoint's request as the sacrificial user (a write's changes nothing). */
+  req: RequestOptions;
+  /** Its answer before any invalid attempt: the control of the probes. */
+  control: Reply;
+}
+
+/**
+ * Per run (keyed by its client): each endpoint's request as the sacrificial user and its answer
+ * before the lockout (null where it was not reached), filled by the password checks and completed by
+ * the lockout check; and the runs in which the lockout was brought about. The per-endpoint checks
+ * during the lockout judge against these controls, and no endpoint is requested twice to find one.
+ */
+const BEFORE_LOCKOUT = new WeakMap<Client, Map<string, Reached | null>>();
+const LOCKED_OUT = new WeakSet<Client>();
+
+/**
+ * The endpoint's request as the sacrificial user and its answer, the control of a probe varying its
+ * credentials. A search is answered by the classic token's earlier reply (search results are public
+ * data; a new search would spend the one search window a run may use), any other endpoint by the
+ * sacrificial user's own. An import endpoint needs an import already there: starting one here would
+ * be a write this check makes (skipped without one).
+ */
+async function reachAs(t: CheckContext, e: Endpoint, how: UnchangingWrite, who: Identity): Promise<Reached> {
+  const seen = BEFORE_LOCKOUT.get(t.client) ?? new Map<string, Reached | null>();
+  BEFORE_LOCKOUT.set(t.client, seen);
+  seen.set(e.id, null);
+  const req = await how.request(t, who);
+  const control = await t.request(e.category === 'search' ? { ...req, reuse: true } : { ...req, as: who.as, reuse: true });
+  skipWithoutImport(t, e, control);
+  if (control.status >= 200 && control.status < 300) seen.set(e.id, { req, control });
+  return { req, control };
+}
+
+/** The endpoints a rule governs that a check reaches (GETs, and writes that change nothing), each with how. */
+function reachable(requirement: string): [Endpoint, UnchangingWrite][] {
+  const governed = new Set(GOVERNS[requirement]?.endpoints ?? []);
+  return CATALOGUE.flatMap((e) => {
+    const how = reach(e);
+    return how && governed.has(e.id) ? [[e, how] as [Endpoint, UnchangingWrite]] : [];
+  });
+}
+
+/** What a per-endpoint check of the sacrificial user needs: the endpoint's resources, the classic token whose search replies are the controls, writes allowed for a write. */
+function perEndpoint(e: Endpoint, how: UnchangingWrite): Pick<CheckSpec, 'needs' | 'writes'> {
+  return {
+    ...(e.method !== 'GET' ? { writes: true } : {}),
+    needs: { resources: how.needs, ...(e.category === 'search' ? { tokens: ['classic'] } : {}), ...(e.path === '/rate_limit' ? { rateLimiting: true } : {}) },
+  };
+}
+
+const line = (e: Endpoint, req: RequestOptions) => `${e.method} ${req.path.split('?')[0]}`;
+
+/** "Username and password authentication is not supported and yields a 4xx error", on each endpoint, as the sacrificial user. */
+const PASSWORD_CHECKS: CheckSpec[] = reachable('auth.password-rejected').map(([e, how]) => ({
+  id: `auth.password-rejected.${e.id}`, title: `${e.method} ${e.path} refuses the sacrificial user's login and password with a 4xx`, requirement: 'auth.password-rejected',
+  ...perEndpoint(e, how),
+  async run(t) {
+    const who = sacrificial(t);
+    const password = t.profile.lockout_user?.password;
+    if (!password) return t.skip('missing-resource', 'the profile names no lockout_user.password');
+    const { req, control } = await reachAs(t, e, how, who);
+    // No status is stated: any 4xx (a 403 of a lockout the attempt itself brought about included).
+    await expectRefusal(t, { probe: { ...req, as: { raw: basic(who.login, password) } }, control, what: `${line(e, req)} with Basic ${who.login}:<password>` });
+  },
+}));
+
+/** During the lockout, the sacrificial user's valid token on each endpoint: 403. */
+const LOCKED_OUT_CHECKS: CheckSpec[] = reachable('auth.lockout-403').map(([e, how]) => ({
+  id: `auth.lockout.${e.id}`, title: `${e.method} ${e.path} refuses the locked-out user's valid token with 403`, requirement: 'auth.lockout-403',
+  ...perEndpoint(e, how),
+  async run(t) {
+    const who = sacrificial(t);
+    if (!LOCKED_OUT.has(t.client)) return t.skip('inconclusive', `no lockout of ${who.login} was brought about (see auth.lockout)`);
+    const reached = BEFORE_LOCKOUT.get(t.client)?.get(e.id);
+    if (!reached) return t.skip('inconclusive', `${e.method} ${e.path} was not reached as ${who.login} before the lockout (see auth.lockout)`);
+    await expectRefusal(t, { probe: { ...reached.req, as: who.as }, control: reached.control, expected: [403], what: `${line(e, reached.req)} with valid credentials during the lockout` });
+  },
+}));
+
+/** Reaches, before the lockout, each endpoint the password checks have not tried; one it cannot reach is noted, not judged. */
+async function reachRest(t: CheckContext, who: Identity): Promise<void> {
+  for (const [e, how] of reachable('auth.lockout-403')) {
+    const { needs, writes } = perEndpoint(e, how);
+    if (BEFORE_LOCKOUT.get(t.client)?.has(e.id) || (writes && !t.writesAllowed)) continue;
+    if (needs?.resources?.some((r) => t.resources[r] === undefined) || (needs?.tokens && !t.client.tokenValue('classic'))) continue;
+    try {
+      const { req, control } = await reachAs(t, e, how, who);
+      if (control.status < 200 || control.status > 299) t.info(`${line(e, req)} as ${who.login} answered ${control.status} before the lockout: no control`);
+    } catch (err) {
+      if (!(err instanceof SkipSignal)) throw err;
+      t.info(`${e.id} not reached as ${who.login}: ${err.message}`);
+    }
+  }
+}
+
 export const lockoutSuite: Suite = {
   name: 'lockout',
   description: 'Repeated invalid attempts lock the sacrificial user out; a spent search window is refused with 403 (opt-in).',
-  checks: (profile) => [
+  checks: () => [
     {
       id: 'rate-limit.exhausted-403', title: 'Past the anonymous search limit, requests are refused with 403 and a message', requirement: 'ratelimit.exhausted-403',
       exhausts: true, needs: { rateLimiting: true },
@@ -35,21 +146,23 @@ export const lockoutSuite: Suite = {
         t.fail(`${LIMITS.search.perMinuteAnonymous + 1} anonymous searches within a minute were all answered 200`);
       },
     },
+    ...PASSWORD_CHECKS,
     {
       id: 'auth.lockout', title: 'After several invalid attempts, valid credentials of that user are refused with 403', requirement: 'auth.lockout-403',
       async run(t) {
-        const user = profile.lockout_user;
-        if (!user) return t.skip('missing-resource', 'the profile names no lockout_user (a sacrificial account)');
-        const valid = { raw: `Bearer ${user.token}` };
+        const who = sacrificial(t);
+        const valid = who.as;
         // The control of every refusal below: the same request with valid credentials, before any invalid attempt.
         const first = await t.request({ path: '/notifications?per_page=1', as: valid });
-        if (first.status === 403) return t.skip('inconclusive', `${user.login} is already locked out (a recent run?); try again later`);
-        if (first.status < 200 || first.status > 299) return t.skip('inconclusive', `valid credentials of ${user.login} answered ${first.status} before any invalid attempt`);
+        if (first.status === 403) return t.skip('inconclusive', `${who.login} is already locked out (by the password attempts just before, or a recent run?); try again later`);
+        if (first.status < 200 || first.status > 299) return t.skip('inconclusive', `valid credentials of ${who.login} answered ${first.status} before any invalid attempt`);
+        // Each endpoint's control for the per-endpoint checks during the lockout, where the password checks found none yet.
+        await reachRest(t, who);
         let attempts = 0;
         let status = 0;
         while (attempts < LOCKOUT_ATTEMPT_BOUND) {
           attempts += 1;
-          const r = await t.request({ path: '/notifications?per_page=1', as: { raw: basic(user.login, `conformance-wrong-${attempts}`) } });
+          const r = await t.request({ path: '/notifications?per_page=1', as: { raw: basic(who.login, `conformance-wrong-${attempts}`) } });
           status = r.status;
           if (attempts === 1) await expectRefusal(t, { probe: r, control: first, expected: [401], what: 'the first invalid attempt' });
           if (status === 403) break;
@@ -57,9 +170,11 @@ export const lockoutSuite: Suite = {
         }
         if (status !== 403) return t.fail(`no lockout after ${attempts} invalid attempts (the spec does not state the threshold; this check gives up at ${LOCKOUT_ATTEMPT_BOUND})`);
         t.info(`locked out after ${attempts} invalid attempts`);
+        LOCKED_OUT.add(t.client);
         const after = await t.request({ path: '/notifications?per_page=1', as: valid });
         await expectRefusal(t, { probe: after, control: first, expected: [403], what: 'valid credentials during the lockout' });
       },
     },
+    ...LOCKED_OUT_CHECKS,
   ],
 };

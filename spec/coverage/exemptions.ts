@@ -27,14 +27,10 @@ export const KNOWN_UNCOVERED: Readonly<Record<string, readonly string[]>> = {
     'notifications.thread-mark-read', 'notifications.subscription-delete', 'notifications.repo-mark-read', 'imports.start',
     'imports.update', 'imports.cancel', 'imports.lfs',
   ],
+  // The lockout suite runs last, when no import is left to read (the permissions suite deletes its own) and starting one there would be a write of its own.
   'auth.password-rejected': [
-    'search.code', 'search.commits', 'search.issues', 'search.labels', 'search.repositories', 'notifications.mark-read',
-    'notifications.thread', 'notifications.thread-mark-read', 'notifications.subscription', 'notifications.subscription-set',
-    'notifications.subscription-delete', 'notifications.repo-list', 'notifications.repo-mark-read', 'events.network', 'events.org',
-    'events.repo', 'events.user', 'events.user-org', 'events.user-public', 'events.received', 'events.received-public',
-    'rate-limit.get', 'code-scanning.org-alerts', 'code-scanning.repo-alerts', 'code-scanning.alert', 'code-scanning.alert-update',
-    'imports.get', 'imports.start', 'imports.update', 'imports.cancel', 'imports.authors', 'imports.author-update',
-    'imports.large-files', 'imports.lfs',
+    'notifications.mark-read', 'notifications.thread-mark-read', 'notifications.subscription-delete', 'notifications.repo-mark-read',
+    'imports.get', 'imports.start', 'imports.update', 'imports.cancel', 'imports.authors', 'imports.author-update', 'imports.large-files', 'imports.lfs',
   ],
   'auth.invalid-credentials-401': [
     'notifications.mark-read', 'notifications.thread-mark-read', 'notifications.subscription-delete',
@@ -46,13 +42,8 @@ export const KNOWN_UNCOVERED: Readonly<Record<string, readonly string[]>> = {
     'notifications.repo-mark-read', 'imports.start', 'imports.update', 'imports.cancel', 'imports.lfs',
   ],
   'auth.lockout-403': [
-    'search.code', 'search.commits', 'search.issues', 'search.labels', 'search.repositories', 'notifications.mark-read',
-    'notifications.thread', 'notifications.thread-mark-read', 'notifications.subscription', 'notifications.subscription-set',
-    'notifications.subscription-delete', 'notifications.repo-list', 'notifications.repo-mark-read', 'events.public', 'events.network',
-    'events.org', 'events.repo', 'events.user', 'events.user-org', 'events.user-public', 'events.received', 'events.received-public',
-    'rate-limit.get', 'code-scanning.org-alerts', 'code-scanning.repo-alerts', 'code-scanning.alert', 'code-scanning.alert-update',
-    'imports.get', 'imports.start', 'imports.update', 'imports.cancel', 'imports.authors', 'imports.author-update', 'imports.large-files',
-    'imports.lfs',
+    'notifications.mark-read', 'notifications.thread-mark-read', 'notifications.subscription-delete', 'notifications.repo-mark-read',
+    'imports.get', 'imports.start', 'imports.update', 'imports.cancel', 'imports.authors', 'imports.author-update', 'imports.large-files', 'imports.lfs',
   ],
   'auth.sso-403-header': ['events.org', 'events.user-org'],
   'auth.sso-partial-results': ['search.code', 'search.commits', 'search.repositories'],
