@@ -22,6 +22,7 @@ const SCOPABLE: Readonly<Record<string, (e: Endpoint) => boolean>> = {
   'cond-etag-unquoted': all,
   'events-no-poll-interval': (e) => e.area === 'events',
   'notifications-no-poll-interval': (e) => e.area === 'notifications',
+  'ratelimit-core-not-counted': (e) => e.category === 'core',
   // Endpoints open to anyone (a private repository's events) refuse in their handler instead, and
   // a write admitted without a token still has nobody to act as.
   'auth-no-token-admitted': (e) => e.tokens !== 'anonymous-ok' && e.method === 'GET',

@@ -1,7 +1,10 @@
 /** Rate limit: GET /rate_limit and the categories, counted as the spec states. */
+import { CATALOGUE } from '../spec/catalogue.js';
+import { GOVERNS } from '../spec/coverage/governs.js';
 import { RATE_CATEGORIES } from '../spec/limits.js';
 import { LIMITS } from '../spec/limits.js';
-import type { CheckContext, Suite } from '../src/suite.js';
+import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
+import { ensureImport, reach, skipWithoutImport } from './requests.js';
 
 interface Status { limit: number; remaining: number; reset: number; used: number }
 interface RateLimit { resources: Record<string, Status>; rate?: Status }
@@ -31,6 +34,33 @@ function counter(t: CheckContext, s: RateLimit | undefined, category: string, fi
   t.inconclusive(`GET /rate_limit has no integer resources.${category}.${field} (${JSON.stringify(v) ?? 'absent'}): nothing to count`);
   return undefined;
 }
+
+/**
+ * "core (all non-search REST)": one request to each core endpoint, between two readings of core.used
+ * (the run is sequential, so nothing else of the run comes between). A write is one that changes
+ * nothing (suites/requests.ts); an import endpoint needs an import (started, with writes allowed, as the cross-cutting checks do).
+ */
+const CORE_COUNTS: CheckSpec[] = CATALOGUE.flatMap((e) => {
+  const how = reach(e);
+  if (!how || !GOVERNS['ratelimit.core-non-search']?.endpoints.includes(e.id)) return [];
+  return [{
+    id: `rate-limit.core-counts.${e.id}`, title: `A request to ${e.method} ${e.path} counts against core ("all non-search REST")`, requirement: 'ratelimit.core-non-search',
+    ...(e.method !== 'GET' ? { writes: true } : {}), needs: { tokens: ['classic'], resources: how.needs, rateLimiting: true },
+    async run(t) {
+      if (e.area === 'imports' && t.writesAllowed) await ensureImport(t);
+      const req = await how.request(t);
+      const what = `${e.method} ${req.path.split('?')[0]}`;
+      const a = counter(t, await status(t), 'core', 'used');
+      const r = await t.request(req);
+      const b = counter(t, await status(t), 'core', 'used');
+      skipWithoutImport(t, e, r);
+      if (r.status !== e.success.status) return t.skip('inconclusive', `${what} answered ${r.status}, not ${e.success.status}`);
+      if (a === undefined || b === undefined) return;
+      // Other traffic of the same user may add more; none at all means the request was not counted.
+      if (b <= a) t.fail(`core.used stayed ${a} across ${what}`);
+    },
+  }];
+});
 
 export const rateLimitSuite: Suite = {
   name: 'rate-limit',
@@ -132,19 +162,6 @@ export const rateLimitSuite: Suite = {
       },
     },
     {
-      id: 'rate-limit.core-counts-events', title: 'A request to an event timeline counts against core ("all non-search REST")', requirement: 'ratelimit.core-non-search',
-      needs: { tokens: ['classic'], rateLimiting: true },
-      async run(t) {
-        const a = counter(t, await status(t), 'core', 'used');
-        const r = await t.request({ path: '/events?per_page=1' });
-        const b = counter(t, await status(t), 'core', 'used');
-        if (a === undefined || b === undefined) return;
-        if (r.status !== 200) return t.skip('inconclusive', `GET /events answered ${r.status}`);
-        // Other traffic of the same user may add more; none at all means the request was not counted.
-        if (b <= a) t.fail(`core.used stayed ${a} across GET /events`);
-      },
-    },
-    {
       id: 'rate-limit.authenticated-higher', title: 'Authenticated requests get a higher core and search limit than anonymous ones', requirement: 'ratelimit.authenticated-higher',
       needs: { tokens: ['classic'], rateLimiting: true },
       async run(t) {
@@ -164,5 +181,6 @@ export const rateLimitSuite: Suite = {
         for (const as of apps) t.expectStatus(await t.request({ path: '/rate_limit', as }), [200], `GET /rate_limit with the ${as} token`);
       },
     },
+    ...CORE_COUNTS,
   ],
 };
