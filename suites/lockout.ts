@@ -7,13 +7,13 @@
  * every endpoint during the lockout, each against its answer before the lockout. Writes are the
  * change-free ones of suites/requests.ts, so even a wrongly admitted probe changes nothing.
  */
-import { CATALOGUE, type Endpoint } from '../spec/catalogue.js';
+import { CATALOGUE, matchEndpoint, type Endpoint } from '../spec/catalogue.js';
 import { GOVERNS } from '../spec/coverage/governs.js';
 import { LIMITS } from '../spec/limits.js';
 import type { Client, Reply, RequestOptions } from '../src/client.js';
 import { expectRefusal } from '../src/refusal.js';
 import { SkipSignal, type CheckContext, type CheckSpec, type Suite } from '../src/suite.js';
-import { reach, skipWithoutImport, type Identity, type UnchangingWrite } from './requests.js';
+import { reach, REQUESTS, skipWithoutImport, type Identity, type UnchangingWrite } from './requests.js';
 
 /** How many invalid attempts the check makes before concluding the target never locks out. */
 export const LOCKOUT_ATTEMPT_BOUND = 30;
@@ -67,6 +67,65 @@ function reachable(requirement: string): [Endpoint, UnchangingWrite][] {
     const how = reach(e);
     return how && governed.has(e.id) ? [[e, how] as [Endpoint, UnchangingWrite]] : [];
   });
+}
+
+/** The search endpoints the profile's resources reach anonymously, with the request of each. */
+async function searches(t: CheckContext): Promise<[string, string][]> {
+  const out: [string, string][] = [];
+  for (const e of CATALOGUE.filter((x) => x.category === 'search')) {
+    const how = REQUESTS[e.id];
+    if (how && how.needs.every((r) => t.resources[r] !== undefined)) out.push([e.id, await how.path(t)]);
+  }
+  return out;
+}
+
+interface Spent {
+  /** Searches answered 200 before the first refusal. */
+  admitted: number;
+  /** Each endpoint's first 200 of the spending. */
+  admittedBy: Map<string, Reply>;
+  /** Each endpoint's answer once the window was spent: the first refusal, then one more request to every other endpoint. */
+  refused: Map<string, Reply>;
+}
+
+/** Spends the anonymous search window, unpaced, taking the search endpoints in turn; at most one more search than the window holds, then one to each other endpoint. */
+async function spendAnonymousWindow(t: CheckContext): Promise<Spent> {
+  const all = await searches(t);
+  const spent: Spent = { admitted: 0, admittedBy: new Map(), refused: new Map() };
+  for (let i = 0; i <= LIMITS.search.perMinuteAnonymous && all.length && !spent.refused.size; i++) {
+    const [id, path] = all[i % all.length]!;
+    const r = await t.request({ path, as: null, unpaced: true });
+    if (r.status !== 200) {
+      spent.refused.set(id, r);
+      continue;
+    }
+    spent.admitted += 1;
+    if (!spent.admittedBy.has(id)) spent.admittedBy.set(id, r);
+  }
+  if (!spent.refused.size) return spent;
+  for (const [id, path] of all) if (!spent.refused.has(id)) spent.refused.set(id, await t.request({ path, as: null, unpaced: true }));
+  return spent;
+}
+
+/** An anonymous answer 200 of the endpoint earlier in this run (another check's search), as the control of a refusal. */
+function earlierAnonymousSuccess(t: CheckContext, id: string): Reply | undefined {
+  const prefix = t.profile.prefix ?? '';
+  const x = [...t.client.transcript].reverse().find((r) => {
+    const path = new URL(r.request.url).pathname;
+    return r.response?.status === 200 && !r.request.headers.authorization
+      && matchEndpoint(r.request.method, path.startsWith(prefix) ? path.slice(prefix.length) : path)?.endpoint.id === id;
+  });
+  return x?.response && { status: x.response.status, headers: x.response.headers, text: '', json: x.response.body, exchange: x.id };
+}
+
+/** The anonymous search window as GET /rate_limit reports it (free); skips the check where it reports none. */
+async function anonymousSearchWindow(t: CheckContext): Promise<{ used: number; reset: number }> {
+  const r = await t.request({ path: '/rate_limit', as: null });
+  const search = (r.json as { resources?: { search?: { used?: unknown; reset?: unknown } } } | undefined)?.resources?.search;
+  if (r.status !== 200 || !Number.isInteger(search?.used) || !Number.isInteger(search?.reset)) {
+    return t.skip('inconclusive', `anonymous GET /rate_limit answered ${r.status} without integer resources.search.used and reset: nothing to count against`);
+  }
+  return { used: search!.used as number, reset: search!.reset as number };
 }
 
 /** What a per-endpoint check of the sacrificial user needs: the endpoint's resources, the classic token whose search replies are the controls, writes allowed for a write. */
@@ -127,23 +186,40 @@ export const lockoutSuite: Suite = {
   description: 'Repeated invalid attempts lock the sacrificial user out; a spent search window is refused with 403 (opt-in).',
   checks: () => [
     {
-      id: 'rate-limit.exhausted-403', title: 'Past the anonymous search limit, requests are refused with 403 and a message', requirement: 'ratelimit.exhausted-403',
+      id: 'rate-limit.search-per-minute.anonymous-window', title: 'Anonymous searches, on every search endpoint, are refused past ten a minute', requirement: 'ratelimit.search-per-minute',
       exhausts: true, needs: { rateLimiting: true },
       async run(t) {
-        // One more than the window allows, unpaced: the refusal is what this check wants to see.
-        let control: Reply | undefined;
-        for (let i = 0; i <= LIMITS.search.perMinuteAnonymous; i++) {
-          const r = await t.request({ path: `/search/repositories?q=${encodeURIComponent(t.resources.search_keyword ?? 'test')}&per_page=1`, as: null, unpaced: true });
-          control ??= r;
-          if (r.status === 200) continue;
-          // The control is the first search of the window; a 429 here is the answer under test, not a passing throttle.
-          const { verdict } = await expectRefusal(t, { probe: r, control, expected: [403], transient: [], what: `request ${i + 1}, past a spent window` });
-          if (verdict !== 'refused') return;
+        const before = await anonymousSearchWindow(t);
+        const spent = await spendAnonymousWindow(t);
+        const after = await anonymousSearchWindow(t);
+        if (before.reset !== after.reset) return t.skip('inconclusive', `a new search window began while searching (reset ${before.reset}, then ${after.reset}): the count spans two`);
+        // Other anonymous traffic from the same address may have spent some of it too: only more than the window holds is judged.
+        const allowed = LIMITS.search.perMinuteAnonymous - before.used;
+        if (spent.admitted > allowed) t.fail(`${spent.admitted} anonymous searches were answered 200 after ${before.used} of the minute's ${LIMITS.search.perMinuteAnonymous} were used`);
+        const refused = [...spent.refused.keys()];
+        if (refused.length) t.info(`${spent.admitted} admitted, then refused on ${refused.join(', ')}`);
+      },
+    },
+    {
+      id: 'rate-limit.exhausted-403', title: 'Past the anonymous search limit, requests to every search endpoint are refused with 403 and a message', requirement: 'ratelimit.exhausted-403',
+      exhausts: true, needs: { rateLimiting: true },
+      async run(t) {
+        const spent = await spendAnonymousWindow(t);
+        if (!spent.refused.size) return t.fail(`${LIMITS.search.perMinuteAnonymous + 1} anonymous searches within a minute were all answered 200`);
+        for (const [id, r] of spent.refused) {
+          // The control: the endpoint's first anonymous answer of this spending, else of this run, before the window was spent.
+          const control = spent.admittedBy.get(id) ?? earlierAnonymousSuccess(t, id);
+          if (!control) {
+            t.inconclusive(`no anonymous search of ${id} was answered 200 in this run: nothing shows the 403 is the spent window's`);
+            continue;
+          }
+          // A 429 here is the answer under test, not a passing throttle.
+          const { verdict } = await expectRefusal(t, { probe: r, control, expected: [403], transient: [], what: `anonymous ${id} past a spent window` });
+          if (verdict !== 'refused') continue;
           const message = (r.json as { message?: unknown } | undefined)?.message;
-          if (typeof message !== 'string') t.fail('the 403 carries no message');
-          return t.info(`refused after ${i} anonymous searches`);
+          if (typeof message !== 'string') t.fail(`the 403 of ${id} carries no message`);
         }
-        t.fail(`${LIMITS.search.perMinuteAnonymous + 1} anonymous searches within a minute were all answered 200`);
+        t.info(`refused after ${spent.admitted} anonymous searches`);
       },
     },
     ...PASSWORD_CHECKS,

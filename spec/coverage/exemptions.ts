@@ -62,7 +62,6 @@ export const KNOWN_UNCOVERED: Readonly<Record<string, readonly string[]>> = {
     'imports.update', 'imports.cancel', 'imports.lfs',
   ],
   'ratelimit.search-separate': ['search.code', 'search.commits', 'search.issues', 'search.labels'],
-  'ratelimit.search-per-minute': ['search.code', 'search.commits', 'search.issues', 'search.labels', 'search.repositories'],
   'ratelimit.core-non-search': [
     'notifications.mark-read', 'notifications.thread-mark-read', 'notifications.subscription-delete', 'notifications.repo-mark-read',
     'imports.start', 'imports.update', 'imports.cancel', 'imports.lfs',
@@ -74,7 +73,6 @@ export const KNOWN_UNCOVERED: Readonly<Record<string, readonly string[]>> = {
     'events.public', 'events.network', 'events.org', 'events.user', 'events.user-org', 'events.user-public', 'events.received',
     'events.received-public', 'notifications.list', 'notifications.thread', 'notifications.subscription', 'notifications.repo-list',
   ],
-  'ratelimit.exhausted-403': ['search.code', 'search.commits', 'search.issues', 'search.labels'],
   'cond.last-modified-304': ['notifications.thread', 'notifications.subscription'],
   'resource.timestamps': ['notifications.subscription-set', 'code-scanning.alert-update'],
   'resource.user': ['code-scanning.alert-update'],
