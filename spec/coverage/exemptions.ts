@@ -61,7 +61,6 @@ export const KNOWN_UNCOVERED: Readonly<Record<string, readonly string[]>> = {
     'notifications.thread-mark-read', 'notifications.subscription-delete', 'notifications.repo-mark-read', 'imports.start',
     'imports.update', 'imports.cancel', 'imports.lfs',
   ],
-  'ratelimit.search-separate': ['search.code', 'search.commits', 'search.issues', 'search.labels'],
   'ratelimit.core-non-search': [
     'notifications.mark-read', 'notifications.thread-mark-read', 'notifications.subscription-delete', 'notifications.repo-mark-read',
     'imports.start', 'imports.update', 'imports.cancel', 'imports.lfs',
