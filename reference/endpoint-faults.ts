@@ -14,6 +14,8 @@ const all = () => true;
 const SCOPABLE: Readonly<Record<string, (e: Endpoint) => boolean>> = {
   'auth-token-scheme-refused': all,
   'auth-bearer-scheme-refused': all,
+  'auth-password-accepted': all,
+  'auth-lockout-spares-valid-token': all,
   'auth-invalid-403-first': all,
   'errors-no-message': all,
   'versioning-old-version-refused': all,
@@ -23,6 +25,7 @@ const SCOPABLE: Readonly<Record<string, (e: Endpoint) => boolean>> = {
   'values-url-fields-objects': all,
   'events-no-poll-interval': (e) => e.area === 'events',
   'notifications-no-poll-interval': (e) => e.area === 'notifications',
+  'ratelimit-core-not-counted': (e) => e.category === 'core',
   // Endpoints open to anyone (a private repository's events) refuse in their handler instead.
   'auth-no-token-admitted': (e) => e.tokens !== 'anonymous-ok',
 };

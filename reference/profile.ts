@@ -12,7 +12,8 @@ export function referenceProfile(running: RunningReference, vendor = 'service'):
   let lockout: Profile['lockout_user'];
   for (const t of world.tokens.values()) {
     if (t.role === 'lockout') {
-      lockout = { login: t.login, token: t.value };
+      const password = world.users.get(t.login)?.password;
+      lockout = { login: t.login, token: t.value, ...(password ? { password } : {}) };
       continue;
     }
     tokens[t.role as TokenName] = {

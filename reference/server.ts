@@ -148,6 +148,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
   if (category === 'search' && fault('ratelimit-search-shares-core')) category = 'core';
   if (category === null && fault('ratelimit-endpoint-counted')) category = 'core';
   if (endpoint.area === 'events' && fault('ratelimit-events-not-counted')) category = null;
+  if (category === 'core' && fault('ratelimit-core-not-counted')) category = null;
   const rate = { key: rateKey, category: category ?? 'core', authenticated };
   const permissions = acceptedPermissions(endpoint, fault);
   if (permissions && !fault('auth-no-accepted-permissions')) common[names.acceptedPermissionsHeader] = permissions;

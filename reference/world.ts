@@ -67,7 +67,8 @@ export const USERS: Account[] = [
 ];
 
 export const ORGS: Org[] = [
-  { id: 100, login: 'acme', type: 'Organization', enforcesSso: true, owners: ['mona'], securityManagers: ['grace'], members: ['mona', 'grace', 'hubot'] },
+  // The sacrificial lockout user manages security of acme and pushes to acme/widgets, so it reaches every endpoint the lockout checks request.
+  { id: 100, login: 'acme', type: 'Organization', enforcesSso: true, owners: ['mona'], securityManagers: ['grace', 'locksmith'], members: ['mona', 'grace', 'hubot'] },
   { id: 101, login: 'globex', type: 'Organization', enforcesSso: false, owners: ['hubot'], securityManagers: [], members: ['hubot', 'mona', 'linus'] },
 ];
 
@@ -78,7 +79,7 @@ const repo = (id: number, owner: string, name: string, extra: Partial<Repo> = {}
 });
 
 export const REPOS: Repo[] = [
-  repo(1000, 'acme', 'widgets', { description: 'Widgets for every occasion', collaborators: ['mona', 'grace', 'hubot'] }),
+  repo(1000, 'acme', 'widgets', { description: 'Widgets for every occasion', collaborators: ['mona', 'grace', 'hubot', 'locksmith'] }),
   repo(1001, 'acme', 'secret', { private: true, description: 'Private plans', collaborators: ['mona'] }),
   repo(1002, 'acme', 'archive-2019', { archived: true, description: 'Archived widget experiments' }),
   repo(1003, 'acme', 'plain', { advancedSecurity: false, description: 'No advanced security here' }),

@@ -97,6 +97,12 @@ export class Client {
     return this.transcript.length;
   }
 
+  /** Lists a reply this run had earlier (a control obtained before, by this check or another) among the exchanges since the previous `take()`, so the check's transcript shows what it judged by. */
+  cite(reply: Reply): Reply {
+    if (!this.pending.includes(reply.exchange)) this.pending.push(reply.exchange);
+    return reply;
+  }
+
   /** Ids of the exchanges made since the previous call. */
   take(): number[] {
     const out = this.pending;

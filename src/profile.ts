@@ -47,7 +47,7 @@ export interface Profile {
   prefix?: string;
   vendor?: string;
   tokens?: Partial<Record<TokenName, ProfileToken>>;
-  lockout_user?: { login: string; token: string };
+  lockout_user?: { login: string; token: string; password?: string };
   password_user?: { login: string; password: string };
   /** An OAuth app's client ID and secret, sent as Basic credentials. */
   app_client?: { client_id: string; client_secret: string };
@@ -74,6 +74,7 @@ export function parseProfile(data: unknown, source: string, env: NodeJS.ProcessE
   };
   for (const [name, token] of Object.entries(profile.tokens ?? {})) token.value = resolve(token.value, `tokens.${name}.value`);
   if (profile.lockout_user) profile.lockout_user.token = resolve(profile.lockout_user.token, 'lockout_user.token');
+  if (profile.lockout_user?.password) profile.lockout_user.password = resolve(profile.lockout_user.password, 'lockout_user.password');
   if (profile.password_user) profile.password_user.password = resolve(profile.password_user.password, 'password_user.password');
   if (profile.app_client) profile.app_client.client_secret = resolve(profile.app_client.client_secret, 'app_client.client_secret');
   return profile;
@@ -98,7 +99,7 @@ export function loadProfile(path: string, env: NodeJS.ProcessEnv = process.env):
 /** Every secret a profile holds, for redaction of transcripts and reports. */
 export function profileSecrets(profile: Profile): string[] {
   const out = Object.values(profile.tokens ?? {}).map((t) => t.value);
-  if (profile.lockout_user) out.push(profile.lockout_user.token);
+  if (profile.lockout_user) out.push(profile.lockout_user.token, profile.lockout_user.password ?? '');
   if (profile.password_user) out.push(profile.password_user.password);
   if (profile.app_client) out.push(profile.app_client.client_secret);
   return out.filter((v) => v.length > 0);

@@ -11,7 +11,7 @@
  * check is done. On a search endpoint the positive rules (token scheme, versions, media types) share
  * two requests of a second user (SEARCH_CALLER), so they fit the search windows a run may spend. Left
  * out, for reasons given with the pairs in spec/coverage/exemptions.ts: password probes (repeated
- * attempts of the profile's user are what the stated lockout punishes).
+ * attempts of the profile's user are what the stated lockout punishes: suites/lockout.ts sends them as its sacrificial user).
  */
 import { CATALOGUE, type Endpoint } from '../spec/catalogue.js';
 import { GOVERNS } from '../spec/coverage/governs.js';

@@ -1,5 +1,6 @@
 /**
- * Every suite, in run order: the cross-cutting checks follow the schema checks, whose search replies
+ * Every suite, in run order: the search-counting checks come first, so their searches are the ones the
+ * schema checks read; the cross-cutting checks follow the schema checks, whose search replies
  * serve as their controls, and precede the writes; the lockout suite runs last so no other check is locked out.
  */
 import type { Suite } from '../src/suite.js';
@@ -12,11 +13,11 @@ import { importsSuite } from './imports.js';
 import { lockoutSuite } from './lockout.js';
 import { notificationsSuite } from './notifications.js';
 import { permissionsSuite } from './permissions.js';
-import { rateLimitSuite } from './rate-limit.js';
+import { rateLimitSuite, searchCountingSuite } from './rate-limit.js';
 import { schemaSuite } from './schema.js';
 import { searchSuite } from './search.js';
 import { versioningSuite } from './versioning.js';
 
 export const SUITES: readonly Suite[] = [
-  schemaSuite, crossCuttingSuite, searchSuite, notificationsSuite, eventsSuite, codeScanningSuite, importsSuite, rateLimitSuite, conditionalSuite, authSuite, versioningSuite, permissionsSuite, lockoutSuite,
+  searchCountingSuite, schemaSuite, crossCuttingSuite, searchSuite, notificationsSuite, eventsSuite, codeScanningSuite, importsSuite, rateLimitSuite, conditionalSuite, authSuite, versioningSuite, permissionsSuite, lockoutSuite,
 ];

@@ -1,7 +1,11 @@
 /** Rate limit: GET /rate_limit and the categories, counted as the spec states. */
+import { CATALOGUE } from '../spec/catalogue.js';
+import { GOVERNS } from '../spec/coverage/governs.js';
 import { RATE_CATEGORIES } from '../spec/limits.js';
 import { LIMITS } from '../spec/limits.js';
-import type { CheckContext, Suite } from '../src/suite.js';
+import type { Reply } from '../src/client.js';
+import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
+import { ensureImport, reach, REQUESTS, skipWithoutImport } from './requests.js';
 
 interface Status { limit: number; remaining: number; reset: number; used: number }
 interface RateLimit { resources: Record<string, Status>; rate?: Status }
@@ -31,6 +35,65 @@ export function counter(t: CheckContext, s: RateLimit | undefined, category: str
   t.inconclusive(`GET /rate_limit has no integer resources.${category}.${field} (${JSON.stringify(v) ?? 'absent'}): nothing to count`);
   return undefined;
 }
+
+/**
+ * "core (all non-search REST)": one request to each core endpoint, between two readings of core.used
+ * (the run is sequential, so nothing else of the run comes between). A write is one that changes
+ * nothing (suites/requests.ts); an import endpoint needs an import (started, with writes allowed, as the cross-cutting checks do).
+ */
+const CORE_COUNTS: CheckSpec[] = CATALOGUE.flatMap((e) => {
+  const how = reach(e);
+  if (!how || !GOVERNS['ratelimit.core-non-search']?.endpoints.includes(e.id)) return [];
+  return [{
+    id: `rate-limit.core-counts.${e.id}`, title: `A request to ${e.method} ${e.path} counts against core ("all non-search REST")`, requirement: 'ratelimit.core-non-search',
+    ...(e.method !== 'GET' ? { writes: true } : {}), needs: { tokens: ['classic'], resources: how.needs, rateLimiting: true },
+    async run(t) {
+      if (e.area === 'imports' && t.writesAllowed) await ensureImport(t);
+      const req = await how.request(t);
+      const what = `${e.method} ${req.path.split('?')[0]}`;
+      const a = counter(t, await status(t), 'core', 'used');
+      let r: Reply;
+      let b: number | undefined;
+      try {
+        r = await t.request(req);
+        b = counter(t, await status(t), 'core', 'used');
+      } finally {
+        // A write whose change is put back (a subscription deleted, an import cancelled) is put back here.
+        await how.restore?.(t, req);
+      }
+      skipWithoutImport(t, e, r);
+      if (r.status !== e.success.status) return t.skip('inconclusive', `${what} answered ${r.status}, not ${e.success.status}`);
+      if (a === undefined || b === undefined) return;
+      // Other traffic of the same user may add more; none at all means the request was not counted.
+      if (b <= a) t.fail(`core.used stayed ${a} across ${what}`);
+    },
+  }];
+});
+
+/**
+ * "Search has its own limit separate from core", on each search endpoint: one search between two
+ * readings of /rate_limit. This suite runs first of all, so its searches are the replies the schema
+ * checks read (the client's reuse) and the run spends no search on it.
+ */
+export const searchCountingSuite: Suite = {
+  name: 'search-counting',
+  description: 'Each search endpoint counts against search, not core (run first: the schema checks read its searches).',
+  checks: () => CATALOGUE.filter((e) => e.category === 'search' && REQUESTS[e.id]).map((e): CheckSpec => ({
+    id: `rate-limit.search-separate.${e.id}`, title: `A search on ${e.path} counts against search, not core`, requirement: 'ratelimit.search-separate',
+    needs: { tokens: ['classic'], resources: REQUESTS[e.id]!.needs, rateLimiting: true },
+    async run(t) {
+      const path = await REQUESTS[e.id]!.path(t);
+      const a = await status(t);
+      const searched = await t.request({ path });
+      const b = await status(t);
+      if (searched.status !== 200) return t.skip('inconclusive', `GET ${e.path} answered ${searched.status}: no counted search to look for`);
+      const [coreA, coreB] = [counter(t, a, 'core', 'used'), counter(t, b, 'core', 'used')];
+      const [searchA, searchB] = [counter(t, a, 'search', 'used'), counter(t, b, 'search', 'used')];
+      if (coreA !== undefined && coreB !== undefined && coreB !== coreA) t.fail(`core.used changed from ${coreA} to ${coreB} after one search of ${e.path}`);
+      if (searchA !== undefined && searchB !== undefined && searchB !== searchA + 1) t.fail(`search.used went from ${searchA} to ${searchB} after one search of ${e.path}`);
+    },
+  })),
+};
 
 export const rateLimitSuite: Suite = {
   name: 'rate-limit',
@@ -76,19 +139,6 @@ export const rateLimitSuite: Suite = {
         const a = counter(t, await status(t), 'core', 'used');
         const b = counter(t, await status(t), 'core', 'used');
         if (a !== undefined && b !== undefined && b !== a) t.fail(`core.used went from ${a} to ${b} across two GET /rate_limit`);
-      },
-    },
-    {
-      id: 'rate-limit.search-separate', title: 'A search request counts against search, not core', requirement: 'ratelimit.search-separate', needs: { tokens: ['classic'], rateLimiting: true },
-      async run(t) {
-        const a = await status(t);
-        const searched = await t.request({ path: `/search/repositories?q=${encodeURIComponent(t.resources.search_keyword ?? 'test')}&per_page=1` });
-        const b = await status(t);
-        if (searched.status !== 200) return t.skip('inconclusive', `the search answered ${searched.status}: no counted search to look for`);
-        const [coreA, coreB] = [counter(t, a, 'core', 'used'), counter(t, b, 'core', 'used')];
-        const [searchA, searchB] = [counter(t, a, 'search', 'used'), counter(t, b, 'search', 'used')];
-        if (coreA !== undefined && coreB !== undefined && coreB !== coreA) t.fail(`core.used changed from ${coreA} to ${coreB} after one search`);
-        if (searchA !== undefined && searchB !== undefined && searchB !== searchA + 1) t.fail(`search.used went from ${searchA} to ${searchB} after one search`);
       },
     },
     {
@@ -155,19 +205,6 @@ export const rateLimitSuite: Suite = {
       },
     },
     {
-      id: 'rate-limit.core-counts-events', title: 'A request to an event timeline counts against core ("all non-search REST")', requirement: 'ratelimit.core-non-search',
-      needs: { tokens: ['classic'], rateLimiting: true },
-      async run(t) {
-        const a = counter(t, await status(t), 'core', 'used');
-        const r = await t.request({ path: '/events?per_page=1' });
-        const b = counter(t, await status(t), 'core', 'used');
-        if (a === undefined || b === undefined) return;
-        if (r.status !== 200) return t.skip('inconclusive', `GET /events answered ${r.status}`);
-        // Other traffic of the same user may add more; none at all means the request was not counted.
-        if (b <= a) t.fail(`core.used stayed ${a} across GET /events`);
-      },
-    },
-    {
       id: 'rate-limit.authenticated-higher', title: 'Authenticated requests get a higher core and search limit than anonymous ones', requirement: 'ratelimit.authenticated-higher',
       needs: { tokens: ['classic'], rateLimiting: true },
       async run(t) {
@@ -187,5 +224,6 @@ export const rateLimitSuite: Suite = {
         for (const as of apps) t.expectStatus(await t.request({ path: '/rate_limit', as }), [200], `GET /rate_limit with the ${as} token`);
       },
     },
+    ...CORE_COUNTS,
   ],
 };

@@ -12,11 +12,20 @@ import { setupRequest } from './token-schemes.js';
 
 export type Needs = (keyof ProfileResources)[];
 
+/**
+ * Whom a request acts as when not the profile's classic token: the lockout suite reaches each
+ * endpoint as its sacrificial user, whose own threads and login the paths then name.
+ */
+export interface Identity {
+  login: string;
+  as: NonNullable<RequestOptions['as']>;
+}
+
 export interface EndpointRequest {
   /** Profile resources the path names. */
   needs: Needs;
-  /** Path and query of a request the endpoint answers with its success status. */
-  path: (t: CheckContext) => Promise<string> | string;
+  /** Path and query of a request the endpoint answers with its success status (as `who`, default the classic token). */
+  path: (t: CheckContext, who?: Identity) => Promise<string> | string;
 }
 
 /** Public data, graded the same for an anonymous caller: these run without a profile token. */
@@ -42,18 +51,18 @@ export const REQUESTS: Readonly<Record<string, EndpointRequest>> = {
   'search.labels': { needs: ['label_repository_id'], path: (t) => `/search/labels?repository_id=${t.resources.label_repository_id}&q=${q(keyword(t))}` },
   'search.repositories': { needs: [], path: (t) => `/search/repositories?q=${q(keyword(t))}` },
   'notifications.list': { needs: [], path: () => '/notifications?all=true' },
-  'notifications.thread': { needs: [], path: async (t) => `/notifications/threads/${await threadId(t)}` },
-  'notifications.subscription': { needs: [], path: async (t) => `/notifications/threads/${await threadId(t)}/subscription` },
+  'notifications.thread': { needs: [], path: async (t, who) => `/notifications/threads/${await threadId(t, who)}` },
+  'notifications.subscription': { needs: [], path: async (t, who) => `/notifications/threads/${await threadId(t, who)}/subscription` },
   'notifications.repo-list': { needs: ['public_repo'], path: (t) => `/repos/${t.resources.public_repo}/notifications?all=true` },
   'events.public': { needs: [], path: () => '/events' },
   'events.network': { needs: ['public_repo'], path: (t) => `/networks/${t.resources.public_repo}/events` },
   'events.org': { needs: ['org'], path: (t) => `/orgs/${t.resources.org}/events` },
   'events.repo': { needs: ['public_repo'], path: (t) => `/repos/${t.resources.public_repo}/events` },
-  'events.user': { needs: [], path: (t) => `/users/${login(t)}/events` },
-  'events.user-org': { needs: ['org'], path: (t) => `/users/${login(t)}/events/orgs/${t.resources.org}` },
-  'events.user-public': { needs: [], path: (t) => `/users/${login(t)}/events/public` },
-  'events.received': { needs: [], path: (t) => `/users/${login(t)}/received_events` },
-  'events.received-public': { needs: [], path: (t) => `/users/${login(t)}/received_events/public` },
+  'events.user': { needs: [], path: (t, who) => `/users/${login(t, who)}/events` },
+  'events.user-org': { needs: ['org'], path: (t, who) => `/users/${login(t, who)}/events/orgs/${t.resources.org}` },
+  'events.user-public': { needs: [], path: (t, who) => `/users/${login(t, who)}/events/public` },
+  'events.received': { needs: [], path: (t, who) => `/users/${login(t, who)}/received_events` },
+  'events.received-public': { needs: [], path: (t, who) => `/users/${login(t, who)}/received_events/public` },
   'rate-limit.get': { needs: [], path: () => '/rate_limit' },
   'code-scanning.org-alerts': { needs: ['org'], path: (t) => `/orgs/${t.resources.org}/code-scanning/alerts` },
   'code-scanning.repo-alerts': { needs: ['public_repo'], path: (t) => `/repos/${t.resources.public_repo}/code-scanning/alerts` },
@@ -70,8 +79,8 @@ export const REQUESTS: Readonly<Record<string, EndpointRequest>> = {
  */
 export interface UnchangingWrite {
   needs: Needs;
-  /** The request, built from what it reads first; skips the check when nothing can be written back unchanged. */
-  request: (t: CheckContext) => Promise<RequestOptions>;
+  /** The request, built from what it reads first (as `who`, default the classic token); skips the check when nothing can be written back unchanged. */
+  request: (t: CheckContext, who?: Identity) => Promise<RequestOptions>;
   /** Puts back what one admitted request changed, so the same request, sent again, finds what the first found. */
   again?: (t: CheckContext, req: RequestOptions) => Promise<void>;
   /** Puts back what the check's requests changed once it is done. */
@@ -109,22 +118,29 @@ async function freshImport(t: CheckContext): Promise<void> {
 }
 
 export const UNCHANGING_WRITES: Readonly<Record<string, UnchangingWrite>> = {
-  // Reopening an open alert: only its updated_at moves.
+  // Reopening an open alert: only its updated_at moves. The profile's first alert, else (another check
+  // dismissed it until the run's end) the first open one listed.
   'code-scanning.alert-update': {
     needs: ['public_repo'],
-    async request(t) {
-      const path = `/repos/${t.resources.public_repo}/code-scanning/alerts/${await alertNumber(t)}`;
-      const state = ((await t.request({ path })).json as { state?: unknown } | undefined)?.state;
-      if (state !== 'open') return t.skip('missing-resource', `alert ${path} is ${JSON.stringify(state)}, not open: only reopening an open alert writes nothing`);
-      return { method: 'PATCH', path, body: { state: 'open' } };
+    async request(t, who) {
+      const alerts = `/repos/${t.resources.public_repo}/code-scanning/alerts`;
+      const stateOf = async (n: unknown) => ((await t.request({ path: `${alerts}/${n}`, ...as(who) })).json as { state?: unknown } | undefined)?.state;
+      const named = await alertNumber(t);
+      const state = await stateOf(named);
+      const listed = state === 'open' ? [] : (await t.request({ path: `${alerts}?state=open&per_page=1`, ...as(who) })).json;
+      const number = state === 'open' ? named : (Array.isArray(listed) ? listed[0] as { number?: unknown } | undefined : undefined)?.number;
+      if (number === undefined || (number !== named && (await stateOf(number)) !== 'open')) {
+        return t.skip('missing-resource', `alert ${alerts}/${named} is ${JSON.stringify(state)} and no open alert is listed: only reopening an open alert writes nothing`);
+      }
+      return { method: 'PATCH', path: `${alerts}/${number}`, body: { state: 'open' } };
     },
   },
   // Putting back the ignored flag of a subscription that holds no reason: PUT answers the same subscription.
   'notifications.subscription-set': {
     needs: [],
-    async request(t) {
-      const path = `/notifications/threads/${await threadId(t)}/subscription`;
-      const now = (await t.request({ path })).json as { ignored?: unknown; subscribed?: unknown; reason?: unknown } | undefined;
+    async request(t, who) {
+      const path = `/notifications/threads/${await threadId(t, who)}/subscription`;
+      const now = (await t.request({ path, ...as(who) })).json as { ignored?: unknown; subscribed?: unknown; reason?: unknown } | undefined;
       if (typeof now?.ignored !== 'boolean' || now.subscribed !== !now.ignored || now.reason !== null) {
         return t.skip('missing-resource', `${path} is not a subscription without a reason (${JSON.stringify(now)}): a PUT could change it`);
       }
@@ -221,8 +237,8 @@ export const UNCHANGING_WRITES: Readonly<Record<string, UnchangingWrite>> = {
   // Mapping an import author to the name and email it already has.
   'imports.author-update': {
     needs: ['import_repo'],
-    async request(t) {
-      const authors = (await t.request({ path: `/repos/${t.resources.import_repo}/import/authors` })).json;
+    async request(t, who) {
+      const authors = (await t.request({ path: `/repos/${t.resources.import_repo}/import/authors`, ...as(who) })).json;
       const author = (Array.isArray(authors) ? authors : []).find((a: { id?: unknown; email?: unknown; name?: unknown }) =>
         typeof a.id === 'number' && typeof a.email === 'string' && typeof a.name === 'string') as { id: number; email: string; name: string } | undefined;
       if (!author) return t.skip('missing-resource', `the import of ${t.resources.import_repo} lists no author with a name and an email to write back`);
@@ -231,23 +247,18 @@ export const UNCHANGING_WRITES: Readonly<Record<string, UnchangingWrite>> = {
   },
 };
 
-/** How a check reaches an endpoint: a GET the shared requests build, or a write that changes nothing (or is put back). */
-export function reach(e: Endpoint): UnchangingWrite | undefined {
-  if (e.method !== 'GET') return UNCHANGING_WRITES[e.id];
-  const how = REQUESTS[e.id];
-  return how && { needs: how.needs, request: async (t) => ({ path: await how.path(t) }) };
-}
-
 const q = (s: string) => encodeURIComponent(s);
 const keyword = (t: CheckContext) => t.resources.search_keyword ?? 'test';
-const login = (t: CheckContext) => t.profile.tokens?.classic?.login ?? t.resources.usernames?.[0] ?? 'octocat';
+const login = (t: CheckContext, who?: Identity) => who?.login ?? t.profile.tokens?.classic?.login ?? t.resources.usernames?.[0] ?? 'octocat';
+const as = (who?: Identity): Pick<RequestOptions, 'as'> => (who ? { as: who.as } : {});
 
-async function threadId(t: CheckContext): Promise<string> {
-  const named = t.resources.thread_ids?.[0];
+/** A thread of the caller: the profile's thread_ids name the classic token's; another identity's is found in its own listing. */
+async function threadId(t: CheckContext, who?: Identity): Promise<string> {
+  const named = who ? undefined : t.resources.thread_ids?.[0];
   if (named) return named;
-  const list = await t.request({ path: '/notifications?all=true&per_page=1' });
+  const list = await t.request({ path: '/notifications?all=true&per_page=1', ...as(who) });
   const first = (Array.isArray(list.json) ? list.json[0] : undefined) as { id?: string } | undefined;
-  if (!first?.id) return t.skip('missing-resource', 'the profile names no thread_ids and the notification listing is empty');
+  if (!first?.id) return t.skip('missing-resource', who ? `${who.login} has no thread in the notification listing` : 'the profile names no thread_ids and the notification listing is empty');
   return first.id;
 }
 
@@ -262,6 +273,13 @@ async function alertNumber(t: CheckContext): Promise<number> {
 
 /** The course with files over 100MB, when the profile names one, so the large-file listing has items to grade. */
 const importSource = (t: CheckContext) => t.resources.import_urls?.large ?? t.resources.import_urls?.ok;
+
+/** How a check reaches an endpoint: a GET the shared requests build, or a write that changes nothing (or is put back). */
+export function reach(e: Endpoint): UnchangingWrite | undefined {
+  if (e.method !== 'GET') return UNCHANGING_WRITES[e.id];
+  const how = REQUESTS[e.id];
+  return how && { needs: how.needs, request: async (t, who) => ({ path: await how.path(t, who) }) };
+}
 
 /** With writes allowed, an import to read: started (and journaled for deletion) when none exists. */
 export async function ensureImport(t: CheckContext): Promise<void> {

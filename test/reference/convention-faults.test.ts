@@ -116,6 +116,12 @@ const PROBES: Record<string, Probe> = {
     await call(b, '/events');
     return (await used()) === before + 1;
   },
+  'ratelimit-core-not-counted': async (b) => {
+    const used = async () => (await call(b, '/rate_limit')).body.resources.core.used as number;
+    const before = await used();
+    await call(b, '/notifications');
+    return (await used()) === before + 1;
+  },
   'ratelimit-anonymous-core-equal': async (b) => {
     const limit = async (token?: null) => (await call(b, '/rate_limit', { token })).body.resources.core.limit as number;
     return (await limit()) > (await limit(null));
