@@ -57,6 +57,8 @@ export const searchArea: AreaModule<SearchState> = {
     { id: 'search-text-match-object-url-relative', requirement: 'search.text-match-fields', effect: 'Text-match object_url is a path without scheme and host, not a URL.' },
     { id: 'search-code-per-page-uncapped', requirement: 'search.per-page-max-100', effect: 'Code search honours per_page above 100.' },
     { id: 'search-commits-per-page-uncapped', requirement: 'search.per-page-max-100', effect: 'Commit search honours per_page above 100.' },
+    { id: 'search-repositories-per-page-uncapped', requirement: 'search.per-page-max-100', effect: 'Repository search honours per_page above 100.' },
+    { id: 'search-repositories-beyond-1000-reachable', requirement: 'search.reachable-1000', effect: 'Repository search serves results past the first 1,000.' },
     { id: 'search-commits-text-match-property', requirement: 'search.text-match-opt-in', effect: 'Commit text matches name the property `commit.message`, not `message`.' },
     { id: 'search-code-q-length-unchecked', requirement: 'search.q-length-256', effect: 'Code search accepts q of any keyword length.' },
     { id: 'search-issues-operators-unlimited', requirement: 'search.max-operators', effect: 'Issue search accepts any number of AND/OR/NOT operators (code search still refuses six).' },
@@ -72,7 +74,7 @@ export const searchArea: AreaModule<SearchState> = {
     'search.code': (ctx) => runSearch(ctx, codeKind, ctx.state.search.corpus.code),
     'search.commits': (ctx) => runSearch(ctx, commitKind, ctx.state.search.corpus.commits),
     'search.issues': (ctx) => runSearch(ctx, issueKind, ctx.state.search.corpus.issues),
-    'search.repositories': (ctx) => runSearch(ctx, repositoryKind, ctx.state.world.liveRepos()),
+    'search.repositories': (ctx) => runSearch(ctx, repositoryKind, [...ctx.state.world.liveRepos(), ...ctx.state.search.corpus.searchRepos]),
     'search.labels': (ctx) => {
       const labels = ctx.state.search.corpus.labels;
       const raw = ctx.query.get('repository_id');

@@ -26,6 +26,4 @@ export const KNOWN_UNCOVERED: Readonly<Record<string, readonly string[]>> = {
     'notifications.thread-mark-read', 'notifications.subscription-delete',
     'imports.get', 'imports.start', 'imports.update', 'imports.cancel', 'imports.authors', 'imports.author-update', 'imports.large-files', 'imports.lfs',
   ],
-  'search.per-page-max-100': ['search.repositories'],
-  'search.reachable-1000': ['search.repositories'],
 };

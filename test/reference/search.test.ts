@@ -129,6 +129,43 @@ describe('search envelope, records and paging', () => {
   });
 });
 
+describe('search-only repositories', () => {
+  const ref = useReference({ quotas: QUOTAS });
+  const lastPage = LIMITS.search.reachableResults / LIMITS.search.maxPerPage;
+  const SEARCH_ONLY = 'linus/widget-kit-1';
+
+  it('match the keyword past the 1,000 reachable results: pages of 100 up to the 1,000th, then a 422', async () => {
+    const first = await search(ref.get, 'repositories', 'widget', `&per_page=${LIMITS.search.maxPerPage + 1}`, { token: null });
+    expect(first.body.total_count).toBeGreaterThan(LIMITS.search.reachableResults);
+    expect(first.body.items).toHaveLength(LIMITS.search.maxPerPage);
+    expect((await search(ref.get, 'repositories', 'widget', `&per_page=100&page=${lastPage}`)).body.items).toHaveLength(LIMITS.search.maxPerPage);
+    expect((await search(ref.get, 'repositories', 'widget', `&per_page=100&page=${lastPage + 1}`)).status).toBe(422);
+  });
+
+  it("keep acme/widgets among the first page's best matches, so single sign-on has a result to omit", async () => {
+    const r = await search(ref.get, 'repositories', 'widget', '&per_page=100', { token: null });
+    expect(fullNames(r, (i) => i.full_name)).toContain('acme/widgets');
+  });
+
+  it('are scoped by repo: and user: like any repository', async () => {
+    const one = await search(ref.get, 'repositories', `widget repo:${SEARCH_ONLY}`);
+    expect([...fullNames(one, (i) => i.full_name)]).toEqual([SEARCH_ONLY]);
+    expect(await total(ref.get, 'repositories', 'widget user:linus')).toBeGreaterThan(LIMITS.search.reachableResults);
+  });
+
+  it('exist for repository search alone: the world, events and the other searches do not hold them', async () => {
+    const world = ref.server.state.world;
+    expect(world.liveRepos().some((r) => r.owner === 'linus')).toBe(false);
+    expect((await ref.get(`/networks/${SEARCH_ONLY}/events`)).status).toBe(404);
+    const events = await ref.get('/events?per_page=100', { token: null });
+    expect(events.body.some((e: any) => e.repo.name.startsWith('linus/'))).toBe(false);
+    expect(await total(ref.get, 'code', `widget repo:${SEARCH_ONLY}`)).toBe(0);
+    expect(await total(ref.get, 'issues', `widget repo:${SEARCH_ONLY}`)).toBe(0);
+    const id = (await search(ref.get, 'repositories', `widget repo:${SEARCH_ONLY}`)).body.items[0].id;
+    expect((await search(ref.get, 'labels', 'widget', `&repository_id=${id}`)).status).toBe(404);
+  });
+});
+
 describe('query language', () => {
   const ref = useReference({ quotas: QUOTAS });
 
@@ -433,6 +470,12 @@ const FAULT_CHECKS: Record<string, (get: Get) => Promise<void>> = {
   },
   'search-commits-per-page-uncapped': async (get) => {
     expect((await search(get, 'commits', 'widget', '&per_page=150')).body.items).toHaveLength(LIMITS.search.maxPerPage);
+  },
+  'search-repositories-per-page-uncapped': async (get) => {
+    expect((await search(get, 'repositories', 'widget', '&per_page=150')).body.items).toHaveLength(LIMITS.search.maxPerPage);
+  },
+  'search-repositories-beyond-1000-reachable': async (get) => {
+    expect((await search(get, 'repositories', 'widget', `&per_page=100&page=${LIMITS.search.reachableResults / 100 + 1}`)).status).toBe(422);
   },
   'search-commits-text-match-property': async (get) => matched(await search(get, 'commits', 'widget', '', { headers: TEXT_MATCH }), ['message']),
   'search-labels-text-match-ignored': async (get) => {

@@ -97,6 +97,8 @@ export interface Corpus {
   labels: Label[];
   code: CodeFile[];
   commits: Commit[];
+  /** Public repositories only repository search sees: no other area's world holds them. */
+  searchRepos: Repo[];
   repoStats: Map<number, RepoStats>;
 }
 
@@ -109,7 +111,7 @@ export const LARGE_FILE_KEYWORD = 'hugefixturemarker';
 export const OFF_BRANCH_KEYWORD = 'fluxcapacitor';
 /** Enough widget issues in acme/widgets that total_count exceeds the reachable results. */
 const WIDGET_ISSUES = LIMITS.search.reachableResults + 150;
-/** Code files, commits and labels of acme/widgets carrying the keyword: past the 1,000 reachable results of a search. */
+/** Code files, commits and labels of acme/widgets, and search-only repositories, carrying the keyword: past the 1,000 reachable results of a search. */
 const BULK = LIMITS.search.reachableResults + 10;
 
 const HOUR = 3600_000;
@@ -197,6 +199,24 @@ function labelPick(list: readonly Label[], h: number): Label[] {
   if (!list.length) return [];
   const picked = new Set([list[h % list.length]!, list[(h >>> 5) % list.length]!]);
   return [...picked].slice(0, (h >>> 9) % 3);
+}
+
+/** Owner of the search-only repositories: a user of the world, outside every organization. */
+const SEARCH_REPO_OWNER = 'linus';
+/** Ids of the search-only repositories start here, clear of the world's. */
+const SEARCH_REPO_IDS = 500_000;
+
+/**
+ * Repositories for repository search to show its page cap and the 1,000 reachable results. Most name
+ * the keyword, a few in the description too and a few in the description only, so a first page in
+ * either order shows the order; acme/widgets (name and description) stays among the best matches.
+ */
+function searchRepos(): Repo[] {
+  return Array.from({ length: BULK }, (_, n): Repo => ({
+    id: SEARCH_REPO_IDS + n, owner: SEARCH_REPO_OWNER, name: n % 50 === 25 ? `parts-kit-${n + 1}` : `widget-kit-${n + 1}`,
+    private: false, description: n % 50 === 25 ? `Parts for a widget, set ${n + 1}` : n % 25 ? `Parts, set ${n + 1}` : `Widget parts, set ${n + 1}`,
+    fork: false, archived: false, advancedSecurity: false, workflowAutomation: false, collaborators: [SEARCH_REPO_OWNER], watchers: [],
+  }));
 }
 
 const sha1 = (s: string) => createHash('sha1').update(s).digest('hex');
@@ -310,8 +330,9 @@ export function buildCorpus(init: AreaInit): Corpus {
     });
   }
 
-  const repoStats = new Map(repos.map((r): [number, RepoStats] => [r.id, {
+  const extra = searchRepos();
+  const repoStats = new Map([...repos, ...extra].map((r): [number, RepoStats] => [r.id, {
     stars: mix(r.id, 6) % 500, forks: mix(r.id, 7) % 90, updatedAt: t0 - (mix(r.id, 8) % 100) * DAY,
   }]));
-  return { issues, labels, code, commits, repoStats };
+  return { issues, labels, code, commits, searchRepos: extra, repoStats };
 }

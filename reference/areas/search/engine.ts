@@ -80,7 +80,7 @@ export function runSearch<R>(ctx: HandlerContext, kind: Kind<R>, records: readon
   }
 
   const cap = broken(ctx, 'per-page-uncapped') ? Number.POSITIVE_INFINITY : ctx.endpoint.perPage?.max ?? LIMITS.search.maxPerPage;
-  const reachable = ctx.fault('search-beyond-1000-reachable') ? Number.POSITIVE_INFINITY : LIMITS.search.reachableResults;
+  const reachable = broken(ctx, 'beyond-1000-reachable') ? Number.POSITIVE_INFINITY : LIMITS.search.reachableResults;
   const perPage = Math.min(Math.max(intParam(ctx.query.get('per_page'), DEFAULT_PER_PAGE), 1), cap);
   const page = Math.max(intParam(ctx.query.get('page'), 1), 1);
   if ((page - 1) * perPage >= reachable) {
@@ -186,11 +186,13 @@ function resolveScope(ctx: HandlerContext, qualifiers: readonly Qualifier[]): Sc
   const visible = (r: Repo) => canRead(world, ctx.caller, r) && (includeSso || !ssoBlocked(r));
   const named = qualifiers.filter((q) => (RESOURCE_QUALIFIERS as readonly string[]).includes(q.name));
 
-  let pool = world.liveRepos();
+  // The search-only repositories (corpus.ts) are searchable like the world's, and scoped by repo:/user: alike.
+  const searchable = [...world.liveRepos(), ...ctx.state.search.corpus.searchRepos];
+  let pool = searchable;
   let repos = pool.filter(visible);
   if (named.length) {
     // With the fault, user:/org: naming no account at all is taken as an empty but accessible scope.
-    const resolved = named.map((q) => namedResource(world, q) ?? (q.name !== 'repo' && ctx.fault(`search-${q.name}-unknown-accepted`) ? { login: q.value, repos: [] } : undefined));
+    const resolved = named.map((q) => namedResource(world, searchable, q) ?? (q.name !== 'repo' && ctx.fault(`search-${q.name}-unknown-accepted`) ? { login: q.value, repos: [] } : undefined));
     pool = resolved.flatMap((n) => n?.repos ?? []);
     const accessible = resolved.filter((n): n is NamedResource => n !== undefined
       && (leak || (n.repo ? visible(n.repo) : includeSso || !ssoBlocks(world, ctx.caller, n.login))));
@@ -213,15 +215,15 @@ interface NamedResource {
 }
 
 /** What a resource qualifier names; undefined when the resource does not exist. */
-function namedResource(world: World, q: Qualifier): NamedResource | undefined {
+function namedResource(world: World, searchable: readonly Repo[], q: Qualifier): NamedResource | undefined {
   if (q.name === 'repo') {
     const [owner, name, extra] = q.value.split('/');
-    const repo = owner && name && extra === undefined ? world.repo(owner, name) : undefined;
-    return repo && !repo.movedTo ? { login: repo.owner, repo, repos: [repo] } : undefined;
+    const repo = owner && name && extra === undefined ? searchable.find((r) => r.owner === owner && r.name === name) : undefined;
+    return repo ? { login: repo.owner, repo, repos: [repo] } : undefined;
   }
   const account = q.name === 'org' ? world.orgs.get(q.value) : world.account(q.value);
   if (!account) return undefined;
-  return { login: account.login, repos: world.liveRepos().filter((r) => r.owner === account.login) };
+  return { login: account.login, repos: searchable.filter((r) => r.owner === account.login) };
 }
 
 /** Text-match metadata for each reported property holding a wanted keyword; indices are relative to the fragment. */
