@@ -102,8 +102,10 @@ async function markNothing(t: CheckContext, path: string): Promise<RequestOption
   return { method: 'PUT', path, body: { last_read_at: lastReadAt } };
 }
 
+/** Puts a deleted subscription back; where the PUT is refused (the caller locked out meanwhile), the subscription is reported as left deleted. */
 async function resubscribe(t: CheckContext, req: RequestOptions, who?: Identity): Promise<void> {
-  await t.request({ method: 'PUT', path: req.path, body: { ignored: false }, ...as(who) });
+  const r = await t.request({ method: 'PUT', path: req.path, body: { ignored: false }, ...as(who) });
+  if (r.status !== 200) t.journal.irreversible(`${req.path}${who ? ` of ${who.login}` : ''} possibly left deleted`, `putting it back with PUT ignored=false answered ${r.status}`);
 }
 
 /** Ends the check as inconclusive when what `again` put back is not there: the next send would meet another state. */
