@@ -71,9 +71,12 @@ async function reachAs(t: CheckContext, e: Endpoint, how: UnchangingWrite, who: 
   return { req, control };
 }
 
-/** Puts back, as the sacrificial user, what the check's requests changed (a restarted import, a probe wrongly admitted). */
-async function restore(t: CheckContext, how: UnchangingWrite, req: RequestOptions, who: Identity): Promise<void> {
-  if (how.restore) await t.client.unjudged(() => how.restore!(t, req, who));
+/**
+ * Puts back, as the sacrificial user, what the check's admitted requests changed (a restarted import,
+ * a probe wrongly admitted); where none was admitted there is nothing to put back.
+ */
+async function restore(t: CheckContext, how: UnchangingWrite, req: RequestOptions, who: Identity, sent: (Reply | undefined)[]): Promise<void> {
+  if (how.restore && sent.some((r) => r && r.status < 400)) await t.client.unjudged(() => how.restore!(t, req, who));
 }
 
 /** The endpoints a rule governs that a check reaches (GETs, and writes that change nothing or are put back), each with how. */
@@ -163,11 +166,12 @@ const PASSWORD_CHECKS: CheckSpec[] = reachable('auth.password-rejected').map(([e
     const password = t.profile.lockout_user?.password;
     if (!password) return t.skip('missing-resource', 'the profile names no lockout_user.password');
     const { req, control } = await reachAs(t, e, how, who);
-    // No status is stated: any 4xx (a 403 of a lockout the attempt itself brought about included).
+    let probe: Reply | undefined;
     try {
-      await expectRefusal(t, { probe: { ...req, as: { raw: basic(who.login, password) } }, control, what: `${line(e, req)} with Basic ${who.login}:<password>` });
+      // No status is stated: any 4xx (a 403 of a lockout the attempt itself brought about included).
+      ({ probe } = await expectRefusal(t, { probe: { ...req, as: { raw: basic(who.login, password) } }, control, what: `${line(e, req)} with Basic ${who.login}:<password>` }));
     } finally {
-      await restore(t, how, req, who);
+      await restore(t, how, req, who, [control, probe]);
     }
   },
 }));
@@ -184,7 +188,7 @@ const LOCKED_OUT_CHECKS: CheckSpec[] = reachable('auth.lockout-403').map(([e, ho
     const probe = await t.request({ ...reached.req, as: who.as });
     if (probe.status < 400) {
       // Wrongly admitted: what it changed is put back (the refusal changed nothing).
-      await restore(t, how, reached.req, who);
+      await restore(t, how, reached.req, who, [probe]);
       // "Temporarily": a lockout that has ended since is no failure of this endpoint; one the API root still shows is.
       const still = await t.request({ path: '/', as: who.as });
       if (still.status !== 403) return t.skip('inconclusive', `${line(e, reached.req)} answered ${probe.status}, but the lockout seems over: GET / answers ${still.status}, not 403`);
@@ -201,7 +205,7 @@ async function reachRest(t: CheckContext, who: Identity): Promise<void> {
     if (needs?.resources?.some((r) => t.resources[r] === undefined) || (needs?.tokens && !t.client.tokenValue('classic'))) continue;
     try {
       const { req, control } = await reachAs(t, e, how, who);
-      await restore(t, how, req, who);
+      await restore(t, how, req, who, [control]);
       if (control.status < 200 || control.status > 299) t.info(`${line(e, req)} as ${who.login} answered ${control.status} before the lockout: no control`);
     } catch (err) {
       if (!(err instanceof SkipSignal)) throw err;
