@@ -103,6 +103,20 @@ export class Client {
     return reply;
   }
 
+  /**
+   * Runs requests that prepare or put back what a check judges (starting an import to read, putting
+   * a deleted subscription back), leaving them out of the check's exchanges: they stay in the
+   * transcript, but no check is credited with the endpoints they reach.
+   */
+  async unjudged<T>(setup: () => Promise<T>): Promise<T> {
+    const before = this.pending.length;
+    try {
+      return await setup();
+    } finally {
+      this.pending = this.pending.slice(0, before);
+    }
+  }
+
   /** Ids of the exchanges made since the previous call. */
   take(): number[] {
     const out = this.pending;

@@ -4,8 +4,11 @@
  *
  * The sacrificial user's login and password are sent to every endpoint just before the lockout (a
  * password attempt may itself count towards it: its 403 is still a 4xx), and its valid token to
- * every endpoint during the lockout, each against its answer before the lockout. Writes are the
- * change-free ones of suites/requests.ts, so even a wrongly admitted probe changes nothing.
+ * every endpoint during the lockout, each against its answer before the lockout. Writes are those of
+ * suites/requests.ts that change nothing or are put back, as the sacrificial user: its control's
+ * change before the probe (`again`), a wrongly admitted probe's after it (`restore`), so the state is
+ * left as found. An import endpoint is reached on an import the sacrificial user starts (journaled
+ * for deletion). Preparing and putting back are no part of what a check judges (`client.unjudged`).
  */
 import { CATALOGUE, matchEndpoint, type Endpoint } from '../spec/catalogue.js';
 import { GOVERNS } from '../spec/coverage/governs.js';
@@ -13,7 +16,7 @@ import { LIMITS } from '../spec/limits.js';
 import type { Client, Reply, RequestOptions } from '../src/client.js';
 import { expectRefusal } from '../src/refusal.js';
 import { SkipSignal, type CheckContext, type CheckSpec, type Suite } from '../src/suite.js';
-import { reach, REQUESTS, skipWithoutImport, type Identity, type UnchangingWrite } from './requests.js';
+import { ensureImport, reach, REQUESTS, skipWithoutImport, type Identity, type UnchangingWrite } from './requests.js';
 
 /** The request the lockout check makes with invalid and valid credentials. */
 const LOCKOUT_PATH = '/notifications?per_page=1';
@@ -48,30 +51,40 @@ const LOCKED_OUT = new WeakSet<Client>();
  * The endpoint's request as the sacrificial user and its answer, the control of a probe varying its
  * credentials. A search is answered by the classic token's earlier reply (search results are public
  * data; a new search would spend the one search window a run may use), any other endpoint by the
- * sacrificial user's own. An import endpoint needs an import already there: starting one here would
- * be a write this check makes (skipped without one).
+ * sacrificial user's own. An import endpoint is reached on an import, started first as the
+ * sacrificial user where none is and writes are allowed. What the control changed is put back.
  */
 async function reachAs(t: CheckContext, e: Endpoint, how: UnchangingWrite, who: Identity): Promise<Reached> {
   const seen = BEFORE_LOCKOUT.get(t.client) ?? new Map<string, Reached | null>();
   BEFORE_LOCKOUT.set(t.client, seen);
   seen.set(e.id, null);
-  const req = await how.request(t, who);
+  const req = await t.client.unjudged(async () => {
+    if (e.area === 'imports' && t.writesAllowed) await ensureImport(t, who);
+    return how.request(t, who);
+  });
   const control = await t.request(e.category === 'search' ? { ...req, reuse: true } : { ...req, as: who.as, reuse: true });
-  if (e.area === 'imports' && control.status === 404) {
-    return t.skip('missing-resource', `no import is left in ${t.resources.import_repo} when the lockout suite runs (it starts none: that would be a write of its own)`);
-  }
   skipWithoutImport(t, e, control);
-  if (control.status >= 200 && control.status < 300) seen.set(e.id, { req, control });
+  const admitted = control.status >= 200 && control.status < 300;
+  // The probes meet what the control met: its change is put back first.
+  if (admitted && how.again) await t.client.unjudged(() => how.again!(t, req, who));
+  if (admitted) seen.set(e.id, { req, control });
   return { req, control };
 }
 
-/** The endpoints a rule governs that a check reaches (GETs, and writes that change nothing), each with how. */
+/**
+ * Puts back, as the sacrificial user, what the check's admitted requests changed (a restarted import,
+ * a probe wrongly admitted); where none was admitted there is nothing to put back.
+ */
+async function restore(t: CheckContext, how: UnchangingWrite, req: RequestOptions, who: Identity, sent: (Reply | undefined)[]): Promise<void> {
+  if (how.restore && sent.some((r) => r && r.status < 400)) await t.client.unjudged(() => how.restore!(t, req, who));
+}
+
+/** The endpoints a rule governs that a check reaches (GETs, and writes that change nothing or are put back), each with how. */
 function reachable(requirement: string): [Endpoint, UnchangingWrite][] {
   const governed = new Set(GOVERNS[requirement]?.endpoints ?? []);
   return CATALOGUE.flatMap((e) => {
     const how = reach(e);
-    // A write whose change is put back (again, restore) is put back as the classic user, not the sacrificial one.
-    return how && !how.again && !how.restore && governed.has(e.id) ? [[e, how] as [Endpoint, UnchangingWrite]] : [];
+    return how && governed.has(e.id) ? [[e, how] as [Endpoint, UnchangingWrite]] : [];
   });
 }
 
@@ -153,8 +166,13 @@ const PASSWORD_CHECKS: CheckSpec[] = reachable('auth.password-rejected').map(([e
     const password = t.profile.lockout_user?.password;
     if (!password) return t.skip('missing-resource', 'the profile names no lockout_user.password');
     const { req, control } = await reachAs(t, e, how, who);
-    // No status is stated: any 4xx (a 403 of a lockout the attempt itself brought about included).
-    await expectRefusal(t, { probe: { ...req, as: { raw: basic(who.login, password) } }, control, what: `${line(e, req)} with Basic ${who.login}:<password>` });
+    let probe: Reply | undefined;
+    try {
+      // No status is stated: any 4xx (a 403 of a lockout the attempt itself brought about included).
+      ({ probe } = await expectRefusal(t, { probe: { ...req, as: { raw: basic(who.login, password) } }, control, what: `${line(e, req)} with Basic ${who.login}:<password>` }));
+    } finally {
+      await restore(t, how, req, who, [control, probe]);
+    }
   },
 }));
 
@@ -169,6 +187,8 @@ const LOCKED_OUT_CHECKS: CheckSpec[] = reachable('auth.lockout-403').map(([e, ho
     if (!reached) return t.skip('inconclusive', `${e.method} ${e.path} was not reached as ${who.login} before the lockout (see auth.lockout)`);
     const probe = await t.request({ ...reached.req, as: who.as });
     if (probe.status < 400) {
+      // Wrongly admitted: what it changed is put back (the refusal changed nothing).
+      await restore(t, how, reached.req, who, [probe]);
       // "Temporarily": a lockout that has ended since is no failure of this endpoint; one the API root still shows is.
       const still = await t.request({ path: '/', as: who.as });
       if (still.status !== 403) return t.skip('inconclusive', `${line(e, reached.req)} answered ${probe.status}, but the lockout seems over: GET / answers ${still.status}, not 403`);
@@ -185,6 +205,7 @@ async function reachRest(t: CheckContext, who: Identity): Promise<void> {
     if (needs?.resources?.some((r) => t.resources[r] === undefined) || (needs?.tokens && !t.client.tokenValue('classic'))) continue;
     try {
       const { req, control } = await reachAs(t, e, how, who);
+      await restore(t, how, req, who, [control]);
       if (control.status < 200 || control.status > 299) t.info(`${line(e, req)} as ${who.login} answered ${control.status} before the lockout: no control`);
     } catch (err) {
       if (!(err instanceof SkipSignal)) throw err;

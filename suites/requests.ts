@@ -81,10 +81,10 @@ export interface UnchangingWrite {
   needs: Needs;
   /** The request, built from what it reads first (as `who`, default the classic token); skips the check when nothing can be written back unchanged. */
   request: (t: CheckContext, who?: Identity) => Promise<RequestOptions>;
-  /** Puts back what one admitted request changed, so the same request, sent again, finds what the first found. */
-  again?: (t: CheckContext, req: RequestOptions) => Promise<void>;
-  /** Puts back what the check's requests changed once it is done. */
-  restore?: (t: CheckContext, req: RequestOptions) => Promise<void>;
+  /** Puts back what one admitted request changed (as `who`, the request's own caller), so the same request, sent again, finds what the first found. */
+  again?: (t: CheckContext, req: RequestOptions, who?: Identity) => Promise<void>;
+  /** Puts back what the check's requests changed once it is done (as `who`). */
+  restore?: (t: CheckContext, req: RequestOptions, who?: Identity) => Promise<void>;
 }
 
 /**
@@ -102,8 +102,10 @@ async function markNothing(t: CheckContext, path: string): Promise<RequestOption
   return { method: 'PUT', path, body: { last_read_at: lastReadAt } };
 }
 
-async function resubscribe(t: CheckContext, req: RequestOptions): Promise<void> {
-  await t.request({ method: 'PUT', path: req.path, body: { ignored: false } });
+/** Puts a deleted subscription back; where the PUT is refused (the caller locked out meanwhile), the subscription is reported as left deleted. */
+async function resubscribe(t: CheckContext, req: RequestOptions, who?: Identity): Promise<void> {
+  const r = await t.request({ method: 'PUT', path: req.path, body: { ignored: false }, ...as(who) });
+  if (r.status !== 200) t.journal.irreversible(`${req.path}${who ? ` of ${who.login}` : ''} possibly left deleted`, `putting it back with PUT ignored=false answered ${r.status}`);
 }
 
 /** Ends the check as inconclusive when what `again` put back is not there: the next send would meet another state. */
@@ -112,9 +114,9 @@ function putBack(t: CheckContext, reply: Reply, expected: readonly number[], wha
 }
 
 /** The import as a check of a read endpoint expects it: none left over, then a new one started and followed (journaled). */
-async function freshImport(t: CheckContext): Promise<void> {
-  await t.request({ method: 'DELETE', path: `/repos/${t.resources.import_repo}/import` });
-  await ensureImport(t);
+async function freshImport(t: CheckContext, who?: Identity): Promise<void> {
+  await t.request({ method: 'DELETE', path: `/repos/${t.resources.import_repo}/import`, ...as(who) });
+  await ensureImport(t, who);
 }
 
 export const UNCHANGING_WRITES: Readonly<Record<string, UnchangingWrite>> = {
@@ -152,29 +154,31 @@ export const UNCHANGING_WRITES: Readonly<Record<string, UnchangingWrite>> = {
   'notifications.repo-mark-read': { needs: ['public_repo'], request: (t) => markNothing(t, `/repos/${t.resources.public_repo}/notifications`) },
   // Deleting a subscription that is subscribed and not ignored, put back with PUT ignored=false
   // ("ignored | … ignored=false | subscribed") before each further DELETE and when the check is done.
-  // The second thread's: the first is the one the subscription checks read and change.
+  // The second thread's: the first is the one the subscription checks read and change. Another
+  // identity's (the lockout's sacrificial user) is put back by again and restore alone, as that user:
+  // the run's end, when the journal is unwound, may find it locked out.
   'notifications.subscription-delete': {
     needs: [],
-    async request(t) {
-      const list = await t.request({ path: '/notifications?all=true&per_page=2' });
+    async request(t, who) {
+      const list = await t.request({ path: '/notifications?all=true&per_page=2', ...as(who) });
       const id = ((Array.isArray(list.json) ? list.json[1] : undefined) as { id?: unknown } | undefined)?.id;
       if (typeof id !== 'string') return t.skip('missing-resource', 'fewer than two notification threads: no subscription to delete and put back');
       const path = `/notifications/threads/${id}/subscription`;
-      const now = (await t.request({ path })).json as { ignored?: unknown; subscribed?: unknown } | undefined;
+      const now = (await t.request({ path, ...as(who) })).json as { ignored?: unknown; subscribed?: unknown } | undefined;
       if (now?.ignored !== false || now.subscribed !== true) return t.skip('missing-resource', `${path} is ${JSON.stringify(now)}, not subscribed and not ignored: PUT could not put it back`);
-      await keepSubscription(t, id);
+      if (!who) await keepSubscription(t, id);
       return { method: 'DELETE', path };
     },
-    async again(t, req) {
-      putBack(t, await t.request({ method: 'PUT', path: req.path, body: { ignored: false } }), [200], `PUT ${req.path} ignored=false`);
+    async again(t, req, who) {
+      putBack(t, await t.request({ method: 'PUT', path: req.path, body: { ignored: false }, ...as(who) }), [200], `PUT ${req.path} ignored=false`);
     },
     restore: resubscribe,
   },
   // Marking read a thread that is read already: "unread | PATCH … | read" has nothing to move.
   'notifications.thread-mark-read': {
     needs: [],
-    async request(t) {
-      const list = await t.request({ path: '/notifications?all=true&per_page=50' });
+    async request(t, who) {
+      const list = await t.request({ path: '/notifications?all=true&per_page=50', ...as(who) });
       const read = (Array.isArray(list.json) ? list.json : []).find((x: { unread?: unknown; id?: unknown }) => x.unread === false && typeof x.id === 'string') as { id: string } | undefined;
       if (!read) return t.skip('missing-resource', 'no read thread among the 50 newest: marking an unread one read would change it');
       return { method: 'PATCH', path: `/notifications/threads/${read.id}` };
@@ -184,12 +188,12 @@ export const UNCHANGING_WRITES: Readonly<Record<string, UnchangingWrite>> = {
   // to send, so an undecided import (the run's own, deleted at the end) is first set to opt_out.
   'imports.lfs': {
     needs: ['import_repo'],
-    async request(t) {
+    async request(t, who) {
       const path = `/repos/${t.resources.import_repo}/import`;
-      const now = ((await t.request({ path })).json as { use_lfs?: unknown } | undefined)?.use_lfs;
+      const now = ((await t.request({ path, ...as(who) })).json as { use_lfs?: unknown } | undefined)?.use_lfs;
       if (now === 'opt_in' || now === 'opt_out') return { method: 'PATCH', path: `${path}/lfs`, body: { use_lfs: now } };
       if (now !== 'undecided') return t.skip('missing-resource', `the import of ${t.resources.import_repo} shows use_lfs ${JSON.stringify(now)}: nothing to write back unchanged`);
-      const set = await setupRequest(t, { method: 'PATCH', path: `${path}/lfs`, body: { use_lfs: 'opt_out' } });
+      const set = await setupRequest(t, { method: 'PATCH', path: `${path}/lfs`, body: { use_lfs: 'opt_out' }, ...as(who) });
       // The run's own import is deleted at the end; another's keeps the preference.
       if (!startedImport(t)) t.journal.irreversible(`use_lfs of the import into ${t.resources.import_repo} set from undecided to opt_out`, 'no request value is shown that sets it back to undecided');
       if (set.status !== 200) return t.skip('missing-resource', `PATCH ${path}/lfs opt_out answered ${set.status}: no preference to write back`);
@@ -202,25 +206,25 @@ export const UNCHANGING_WRITES: Readonly<Record<string, UnchangingWrite>> = {
   // started and followed, is put back when the check is done.
   'imports.start': {
     needs: ['import_repo', 'import_urls'],
-    async request(t) {
+    async request(t, who) {
       const path = `/repos/${t.resources.import_repo}/import`;
       const source = importSource(t);
       if (!source) return t.skip('missing-resource', 'the profile names no import_urls.ok to start an import from');
       // "DELETE import, then PUT import": a new import needs the old one gone.
-      await t.request({ method: 'DELETE', path });
+      await t.request({ method: 'DELETE', path, ...as(who) });
       journalImport(t);
       return { method: 'PUT', path, body: { vcs: 'subversion', vcs_url: source } };
     },
-    async again(t, req) {
-      putBack(t, await t.request({ method: 'DELETE', path: req.path }), [204, 404], `DELETE ${req.path}`);
+    async again(t, req, who) {
+      putBack(t, await t.request({ method: 'DELETE', path: req.path, ...as(who) }), [204, 404], `DELETE ${req.path}`);
     },
-    restore: freshImport,
+    restore: (t, _req, who) => freshImport(t, who),
   },
   // "any | PATCH import with no parameters | | import restarted": sent again, it restarts again.
   'imports.update': {
     needs: ['import_repo'],
     request: async (t) => ({ method: 'PATCH', path: `/repos/${t.resources.import_repo}/import`, body: {} }),
-    restore: freshImport,
+    restore: (t, _req, who) => freshImport(t, who),
   },
   'imports.cancel': {
     needs: ['import_repo', 'import_urls'],
@@ -228,11 +232,11 @@ export const UNCHANGING_WRITES: Readonly<Record<string, UnchangingWrite>> = {
       if (!importSource(t)) return t.skip('missing-resource', 'the profile names no import_urls.ok to start the cancelled import again from');
       return { method: 'DELETE', path: `/repos/${t.resources.import_repo}/import` };
     },
-    async again(t, req) {
-      await ensureImport(t);
-      putBack(t, await t.request({ path: req.path }), [200], `GET ${req.path} after starting the import again`);
+    async again(t, req, who) {
+      await ensureImport(t, who);
+      putBack(t, await t.request({ path: req.path, ...as(who) }), [200], `GET ${req.path} after starting the import again`);
     },
-    restore: ensureImport,
+    restore: (t, _req, who) => ensureImport(t, who),
   },
   // Mapping an import author to the name and email it already has.
   'imports.author-update': {
@@ -281,17 +285,17 @@ export function reach(e: Endpoint): UnchangingWrite | undefined {
   return how && { needs: how.needs, request: async (t, who) => ({ path: await how.path(t, who) }) };
 }
 
-/** With writes allowed, an import to read: started (and journaled for deletion) when none exists. */
-export async function ensureImport(t: CheckContext): Promise<void> {
+/** With writes allowed, an import to read (as `who`): started (and journaled for deletion) when none exists. */
+export async function ensureImport(t: CheckContext, who?: Identity): Promise<void> {
   const path = `/repos/${t.resources.import_repo}/import`;
   const source = importSource(t);
   if (!source) return;
-  if ((await setupRequest(t, { path })).status !== 404) return;
-  const r = await t.request({ method: 'PUT', path, body: { vcs: 'subversion', vcs_url: source } });
+  if ((await setupRequest(t, { path, ...as(who) })).status !== 404) return;
+  const r = await t.request({ method: 'PUT', path, body: { vcs: 'subversion', vcs_url: source }, ...as(who) });
   if (r.status !== 201) return;
   journalImport(t);
   // Follow it a few steps so authors and large files exist.
-  for (let i = 0; i < 8; i++) await t.request({ path });
+  for (let i = 0; i < 8; i++) await t.request({ path, ...as(who) });
 }
 
 /** An import endpoint's answer when there is no import to read: the check is skipped, saying why. */

@@ -16,14 +16,4 @@ export const PAIR_REASONS: Readonly<Record<string, Readonly<Record<string, PairR
 
 /** requirement -> governed endpoints that no check requests yet (the ratchet). */
 export const KNOWN_UNCOVERED: Readonly<Record<string, readonly string[]>> = {
-  // The lockout suite runs last, when no import is left to read (the permissions suite deletes its own) and starting one there would be a write of its own;
-  // marking a thread read and deleting a subscription reach only the classic user's own threads, and what they change is put back as that user.
-  'auth.password-rejected': [
-    'notifications.thread-mark-read', 'notifications.subscription-delete',
-    'imports.get', 'imports.start', 'imports.update', 'imports.cancel', 'imports.authors', 'imports.author-update', 'imports.large-files', 'imports.lfs',
-  ],
-  'auth.lockout-403': [
-    'notifications.thread-mark-read', 'notifications.subscription-delete',
-    'imports.get', 'imports.start', 'imports.update', 'imports.cancel', 'imports.authors', 'imports.author-update', 'imports.large-files', 'imports.lfs',
-  ],
 };

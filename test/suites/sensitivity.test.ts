@@ -65,6 +65,12 @@ describe('writes', () => {
           const { created_at: _created, ...subscription } = (await call(ref.url, `/notifications/threads/${id}/subscription`)).body;
           seen[`subscription of ${id}`] = subscription;
         }
+        // The sacrificial user's own threads, whose writes the lockout checks put back as that user (locked out by the end: read from the state).
+        for (const thread of ref.state.notifications.threads.values()) {
+          if (thread.login !== profile.lockout_user!.login) continue;
+          const { createdAt: _created, ...subscription } = thread.subscription ?? {};
+          seen[`thread ${thread.id} of ${thread.login}`] = { unread: thread.unread, subscription };
+        }
         return seen;
       };
       const before = await snapshot();
@@ -76,6 +82,17 @@ describe('writes', () => {
     } finally {
       await ref.close();
     }
+  });
+});
+
+describe('a lockout probe of a write wrongly admitted', () => {
+  it('fails, and what it changed is put back as the sacrificial user or reported as left changed', async () => {
+    const r = await runConformance({
+      only: ['auth.lockout', 'auth.lockout.notifications.subscription-delete'], referenceFaults: ['auth-lockout-spares-valid-token@notifications.subscription-delete'],
+    });
+    expect(r.checks.map((c) => [c.id, c.outcome])).toEqual([['auth.lockout', 'pass'], ['auth.lockout.notifications.subscription-delete', 'fail']]);
+    // The put-back is refused too: the lockout holds on every other endpoint.
+    expect(r.restoration.leaks.map((l) => l.change).join('; ')).toMatch(/subscription of locksmith possibly left deleted/);
   });
 });
 

@@ -1,0 +1,36 @@
+/** `unjudged`: requests that prepare or put back what a check judges stay in the transcript but out of the check's exchanges. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { referenceProfile } from '../reference/profile.js';
+import { startReference, type RunningReference } from '../reference/server.js';
+import { vendorNames } from '../spec/vendor.js';
+import { Client } from '../src/client.js';
+
+describe('requests run through unjudged', () => {
+  let ref: RunningReference;
+  let client: Client;
+  beforeAll(async () => {
+    ref = await startReference({ port: 0 });
+    client = new Client({ profile: referenceProfile(ref), names: vendorNames('service'), timeoutMs: 5000, maxRequests: 100 }, []);
+  });
+  afterAll(() => ref?.close());
+
+  it('are left out of the exchanges taken, while those before and after are kept', async () => {
+    client.take();
+    const before = await client.send({ path: '/rate_limit' });
+    const setup = await client.unjudged(() => client.send({ path: '/notifications?per_page=1' }));
+    const after = await client.send({ path: '/rate_limit' });
+    expect(client.transcript.map((x) => x.id)).toContain(setup.exchange);
+    expect(client.take()).toEqual([before.exchange, after.exchange]);
+  });
+
+  it('are left out when the setup throws, and an earlier exchange it reuses stays', async () => {
+    client.take();
+    const first = await client.send({ path: '/notifications?per_page=2' });
+    await expect(client.unjudged(async () => {
+      await client.send({ path: '/notifications?per_page=2', reuse: true });
+      await client.send({ path: '/rate_limit' });
+      throw new Error('skipped');
+    })).rejects.toThrow('skipped');
+    expect(client.take()).toEqual([first.exchange]);
+  });
+});
