@@ -1,19 +1,23 @@
-/** `reuse`: a GET the run already had answered with a 2xx is not sent again (controls cost no rate-limit window). */
+/**
+ * The client's bookkeeping of exchanges: `reuse` (a GET the run already had answered with a 2xx is not
+ * sent again: controls cost no rate-limit window) and `unjudged` (requests that prepare or put back
+ * what a check judges stay in the transcript but out of the check's exchanges).
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceProfile } from '../reference/profile.js';
 import { startReference, type RunningReference } from '../reference/server.js';
 import { vendorNames } from '../spec/vendor.js';
 import { Client } from '../src/client.js';
 
-describe('a request marked reuse', () => {
-  let ref: RunningReference;
-  let client: Client;
-  beforeAll(async () => {
-    ref = await startReference({ port: 0 });
-    client = new Client({ profile: referenceProfile(ref), names: vendorNames('service'), timeoutMs: 5000, maxRequests: 100 }, []);
-  });
-  afterAll(() => ref?.close());
+let ref: RunningReference;
+let client: Client;
+beforeAll(async () => {
+  ref = await startReference({ port: 0 });
+  client = new Client({ profile: referenceProfile(ref), names: vendorNames('service'), timeoutMs: 5000, maxRequests: 100 }, []);
+});
+afterAll(() => ref?.close());
 
+describe('a request marked reuse', () => {
   it('gets the earlier 2xx answer of the same GET, by the same token, without a request', async () => {
     const first = await client.send({ path: '/search/issues?q=widget&per_page=1' });
     const sent = client.count;
@@ -38,5 +42,27 @@ describe('a request marked reuse', () => {
     const again = await client.send({ path: '/search/issues', reuse: true });
     expect(again.status).toBe(422);
     expect(client.count).toBe(sent + 1);
+  });
+});
+
+describe('requests run through unjudged', () => {
+  it('are left out of the exchanges taken, while those before and after are kept', async () => {
+    client.take();
+    const before = await client.send({ path: '/rate_limit' });
+    const setup = await client.unjudged(() => client.send({ path: '/notifications?per_page=1' }));
+    const after = await client.send({ path: '/rate_limit' });
+    expect(client.transcript.map((x) => x.id)).toContain(setup.exchange);
+    expect(client.take()).toEqual([before.exchange, after.exchange]);
+  });
+
+  it('are left out when the setup throws, and an earlier exchange it reuses stays', async () => {
+    client.take();
+    const first = await client.send({ path: '/notifications?per_page=2' });
+    await expect(client.unjudged(async () => {
+      await client.send({ path: '/notifications?per_page=2', reuse: true });
+      await client.send({ path: '/rate_limit' });
+      throw new Error('skipped');
+    })).rejects.toThrow('skipped');
+    expect(client.take()).toEqual([first.exchange]);
   });
 });
