@@ -268,7 +268,9 @@ const orgOwnRepositories: CheckSpec = {
     if (!listed) return;
     const named = listed.filter((a) => typeof fullName(a) === 'string');
     if (!named.length) return t.skip('inconclusive', `no alert of ${ORG.what} names its repository's full_name`);
-    const foreign = [...new Set(named.map((a) => fullName(a)!).filter((n) => !n.startsWith(`${t.resources.org}/`)))];
+    // Account names are compared without letter case: a server may spell the organization as it was created.
+    const owner = `${t.resources.org!.toLowerCase()}/`;
+    const foreign = [...new Set(named.map((a) => fullName(a)!).filter((n) => !n.toLowerCase().startsWith(owner)))];
     if (foreign.length) t.fail(`${ORG.what} of ${t.resources.org} lists alerts of ${foreign.slice(0, 4).join(', ')}, not repositories of ${t.resources.org}`);
   },
 };
