@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } fr
 import { join } from 'node:path';
 import { writeFileAtomic } from '../src/fs-atomic.js';
 import type { Interaction, RecordedRequest, StoredBody } from './interaction.js';
-import { freshIdentityTable, type IdentityTable } from './redact.js';
+import { freshIdentityTable, type IdentityTable } from './identities.js';
 
 export const INDEX_FILE = 'index.json';
 export const META_FILE = 'cassette.json';

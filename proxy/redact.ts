@@ -4,46 +4,15 @@
  * Credentials become stable placeholders (`token#1`), so different callers still match
  * differently; every secret value seen is also scrubbed from the rest of the exchange (an echo).
  */
-import { randomBytes, scryptSync } from 'node:crypto';
 import { MASK, MIN_SECRET_LENGTH, SECRET_FIELDS, SECRET_HEADERS } from '../src/redact.js';
 import { mapStrings, storeBody } from './body.js';
+import type { Identities } from './identities.js';
 import type { RecordedRequest, RecordedResponse, StoredBody } from './interaction.js';
 
 const PEM_MASK = '[REDACTED PRIVATE KEY]';
 const PEM = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----/g;
 /** Query parameters that carry credentials; their values become identity placeholders. */
 const SECRET_QUERY_PARAMS = ['access_token', 'token', 'client_secret', 'private_token', 'api_key'];
-
-/** Per-cassette salt and the placeholders handed out, by salted digest of the secret (never the secret). */
-export interface IdentityTable {
-  salt: string;
-  placeholders: Record<string, string>;
-}
-
-export function freshIdentityTable(): IdentityTable {
-  return { salt: randomBytes(16).toString('hex'), placeholders: {} };
-}
-
-/** Hands out `token#N` per distinct secret. scrypt rather than a fast hash: a weak password in a Basic credential is not cheap to guess from the table. */
-export class Identities {
-  private readonly cache = new Map<string, string>();
-
-  constructor(private readonly table: IdentityTable, private readonly onAdd: () => void = () => {}) {}
-
-  placeholder(secret: string): string {
-    const cached = this.cache.get(secret);
-    if (cached) return cached;
-    const digest = scryptSync(secret, this.table.salt, 32, { N: 1 << 14 }).toString('hex');
-    let placeholder = this.table.placeholders[digest];
-    if (!placeholder) {
-      placeholder = `token#${Object.keys(this.table.placeholders).length + 1}`;
-      this.table.placeholders[digest] = placeholder;
-      this.onAdd();
-    }
-    this.cache.set(secret, placeholder);
-    return placeholder;
-  }
-}
 
 /** Replaces known secret values, and private keys, wherever they occur in a string. */
 export class Scrubber {

@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ExchangeRedactor, freshIdentityTable, Identities } from '../../proxy/redact.js';
+import { freshIdentityTable, Identities } from '../../proxy/identities.js';
+import { ExchangeRedactor } from '../../proxy/redact.js';
 import { createProxy, PROXY_HEADER, type RunningProxy } from '../../proxy/server.js';
 import { startReference, type RunningReference } from '../../reference/server.js';
 import { call, TOKENS, type CallOptions, type Reply } from '../helpers/reference.js';
