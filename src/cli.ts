@@ -6,6 +6,7 @@ import { referenceCommand, referenceOptions } from './commands/reference.js';
 import { runCommand, runOptions } from './commands/run.js';
 import { validateCommand, validateOptions } from './commands/validate.js';
 import { EXIT, UserError } from './exit-codes.js';
+import { readPackageJson } from './paths.js';
 
 export async function main(argv: string[]): Promise<void> {
   // A reader that stops early (`conformance --list | head`) is not an error.
@@ -30,7 +31,8 @@ export async function main(argv: string[]): Promise<void> {
       })
       .strict()
       .help()
-      .version(false)
+      .alias('h', 'help')
+      .version(readPackageJson<{ version: string }>('package.json').version)
       .epilogue('Exit codes: 0 nothing failed, 1 a check failed, 2 usage or profile error (a wrong prefix, every token rejected, nothing selected or nothing checked), 3 target unreachable or not answering this API, 4 request budget or rate limit exhausted, 130 interrupted (changes undone, reports written).')
       .fail((message, err) => {
         if (err) throw err;
