@@ -15,7 +15,10 @@ export async function main(argv: string[]): Promise<void> {
     throw err;
   });
   try {
-    await yargs(argv)
+    const cli = yargs(argv);
+    // Read before parsing: entering a command resets what the instance knows of its siblings.
+    let commands: string[] = [];
+    cli
       .scriptName('conformance')
       .usage('$0 [options]                 run the suites (against the built-in reference when no --base-url)\n$0 <command> [options]')
       .command('$0', 'Run the conformance suites and write reports', runOptions, runCommand)
@@ -36,12 +39,55 @@ export async function main(argv: string[]): Promise<void> {
       .epilogue('Exit codes: 0 nothing failed, 1 a check failed, 2 usage or profile error (a wrong prefix, every token rejected, nothing selected or nothing checked), 3 target unreachable or not answering this API, 4 request budget or rate limit exhausted, 130 interrupted (changes undone, reports written).')
       .fail((message, err) => {
         if (err) throw err;
-        throw new UserError(message.split('\n')[0] ?? 'invalid usage');
-      })
-      .parseAsync();
+        throw new UserError(withSuggestion(message.split('\n')[0] ?? 'invalid usage', flagsOf(cli), commands));
+      });
+    commands = (cli as unknown as Introspectable).getInternalMethods().getCommandInstance().getCommands();
+    await cli.parseAsync();
   } catch (err) {
     const code = err instanceof UserError ? err.exitCode : EXIT.usage;
     process.stderr.write(`conformance: ${(err as Error).message.split('\n')[0]}\n`);
     process.exitCode = code;
   }
+}
+
+/** "Unknown argument: base-ur" gains "(did you mean --base-url?)" when a known flag or command is one or two edits away. */
+/** The parts of a yargs instance that know the flags and commands in effect (not in its type declarations). */
+interface Introspectable {
+  getOptions(): { key: Record<string, unknown> };
+  getInternalMethods(): { getCommandInstance(): { getCommands(): string[] } };
+}
+
+/** The long flags of the command being parsed. */
+function flagsOf(cli: unknown): string[] {
+  return Object.keys((cli as Introspectable).getOptions().key).filter((k) => k.length > 1 && !/[A-Z]/.test(k));
+}
+
+function withSuggestion(message: string, flags: string[], commands: string[]): string {
+  const m = /^Unknown arguments?: (.+)$/.exec(message);
+  if (!m) return message;
+  // yargs lists a dashed flag twice, also camel-cased: only the spelling the user typed counts.
+  const typed = m[1]!.split(', ').filter((a) => !/[A-Z]/.test(a));
+  const hints = typed.map((arg) => {
+    const flag = closest(arg, flags);
+    if (flag) return `${arg} (did you mean --${flag}?)`;
+    const command = closest(arg, commands);
+    return command ? `${arg} (did you mean ${command}?)` : arg;
+  });
+  return `unknown ${typed.length > 1 ? 'arguments' : 'argument'} ${hints.join(', ')}; see --help`;
+}
+
+function closest(word: string, candidates: string[]): string | undefined {
+  const scored = candidates.map((c) => [c, distance(word, c)] as const).filter(([, d]) => d <= Math.min(2, Math.floor(word.length / 3) + 1));
+  return scored.sort((a, b) => a[1] - b[1])[0]?.[0];
+}
+
+/** Levenshtein distance: edits that turn one word into the other. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
 }

@@ -36,6 +36,21 @@ describe('conformance CLI', () => {
     expect(r.stdout).toContain('reference');
   });
 
+  it('a mistyped flag or command is one line naming the nearest known one, exit 2', () => {
+    const cases: [string[], string][] = [
+      [['--base-ur', 'http://x'], 'unknown argument base-ur (did you mean --base-url?)'],
+      [['proxi'], 'unknown argument proxi (did you mean proxy?)'],
+      [['proxy', '--recrd'], 'unknown argument recrd (did you mean --record?)'],
+      [['--frobnicate'], 'unknown argument frobnicate; see --help'],
+    ];
+    for (const [args, message] of cases) {
+      const r = run(...args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(r.stderr).toContain(message);
+    }
+  });
+
   it('reference --port 0 prints its URL, serves, and stops cleanly on SIGTERM', async () => {
     const server = await serve('--port', '0', '--prefix', '/api/v3');
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v3$/);
