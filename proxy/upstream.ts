@@ -94,7 +94,7 @@ export class Upstream {
       };
       const failWith = (message: string, code: string) => fail(new UpstreamError(`upstream ${url.origin} ${message}`, code));
       const timer = setTimeout(() => failWith(`gave no complete answer within ${totalMs} ms`, 'ETIMEDOUT'), totalMs);
-      const onLeft = () => failWith('was left unread: the client closed its connection', 'ECLIENTGONE');
+      const onLeft = () => failWith('was abandoned: the client closed its connection first', 'ECLIENTGONE');
       const cleanup = () => {
         clearTimeout(timer);
         left?.removeEventListener('abort', onLeft);
