@@ -1,4 +1,5 @@
 /** Bodies as a cassette stores them: JSON when they are JSON (diff-friendly), text when UTF-8, base64 otherwise. */
+import { nestsDeeper } from '../src/bounds.js';
 import type { StoredBody } from './interaction.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -12,7 +13,8 @@ export function storeBody(bytes: Buffer, contentType: string | undefined): Store
   } catch {
     return { encoding: 'base64', base64: bytes.toString('base64') };
   }
-  if (contentType === undefined || /[/+]json\b/i.test(contentType)) {
+  // JSON nested deeper than the client's limit is kept as text: the walkers below (address rewriting, redaction) recurse.
+  if ((contentType === undefined || /[/+]json\b/i.test(contentType)) && !nestsDeeper(text)) {
     try {
       return { encoding: 'json', json: JSON.parse(text) as unknown };
     } catch {

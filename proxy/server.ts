@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { matchEndpoint } from '../spec/catalogue.js';
+import { bodyLimit, BoundedBuffer, DEFAULT_MAX_BODY_BYTES } from '../src/bounds.js';
 import { listen, normalizePrefix } from '../src/listen.js';
 import { jsonAnswer, type Answer } from './answer.js';
 import { bodyBytes, mapStrings, storeBody } from './body.js';
@@ -17,7 +18,7 @@ import { ExchangeRedactor, mergeRules, type Scrubber } from './redact.js';
 import { compose, type Exchange, type ProxyMode, type Source, type Stage } from './stage.js';
 import { builtinStages, type SynthesisOptions } from './stages.js';
 import { FIXTURE_HEADER, PROXY_HEADER, SESSION_HEADER } from './protocol.js';
-import { endToEnd, Upstream, UpstreamError } from './upstream.js';
+import { endToEnd, Upstream, UPSTREAM_TOTAL_TIMEOUT_MS, UpstreamError } from './upstream.js';
 
 export { FIXTURE_HEADER, PROXY_HEADER, SESSION_HEADER } from './protocol.js';
 
@@ -36,7 +37,12 @@ export interface ProxyOptions extends SynthesisOptions {
   redactFields?: readonly string[];
   /** Further stages, run inside the built-in ones (closest to the fixture), outermost first. */
   stages?: readonly Stage[];
+  /** Longest upstream silence. */
   upstreamTimeoutMs?: number;
+  /** Longest whole upstream exchange, body included. */
+  upstreamTotalTimeoutMs?: number;
+  /** Largest request body, and largest upstream answer as sent and as decoded. */
+  maxBodyBytes?: number;
 }
 
 export interface RunningProxy {
@@ -52,7 +58,6 @@ export interface RunningProxy {
   close(): Promise<void>;
 }
 
-const MAX_BODY = 25 * 1024 * 1024;
 const NEAREST = 3;
 /** Request headers not stored: the connection's (the proxy's own host, the length of a body stored anyway). */
 export const UNSTORED_REQUEST_HEADERS = ['host', 'content-length'];
@@ -66,7 +71,10 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
   const prefix = normalizePrefix(options.prefix ?? '');
   const writable = mode === 'record' || mode === 'record-missing';
   // Before the cassette, so a bad target or timeout leaves no new fixtures folder behind.
-  const upstream = options.target ? new Upstream(options.target, options.upstreamTimeoutMs ?? 30_000) : undefined;
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const upstream = options.target
+    ? new Upstream(options.target, { idleMs: options.upstreamTimeoutMs ?? 30_000, totalMs: options.upstreamTotalTimeoutMs ?? UPSTREAM_TOTAL_TIMEOUT_MS, maxBodyBytes: maxBody })
+    : undefined;
   const upstreamBase = upstream?.root ?? '';
   const cassette = options.fixtures ? Cassette.open(options.fixtures, { ...cassetteKeys(), writable }) : undefined;
 
@@ -88,8 +96,13 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
   let selfHost = '';
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const raw = await readBody(req);
-    if (!raw) return send(res, jsonAnswer(413, { message: `Request body larger than ${MAX_BODY} bytes` }, { [PROXY_HEADER]: 'error' }), false);
+    // A client that leaves before its answer is sent ends the upstream exchange too.
+    const left = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) left.abort();
+    });
+    const raw = await readBody(req, maxBody);
+    if (!raw) return send(res, jsonAnswer(413, { message: `Request body larger than ${bodyLimit(maxBody)}` }, { [PROXY_HEADER]: 'error' }), false);
     const url = new URL(req.url ?? '/', 'http://proxy.invalid');
     const method = (req.method ?? 'GET').toUpperCase();
     const head = method === 'HEAD';
@@ -139,7 +152,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     const forward = async (record: boolean): Promise<Answer> => {
       let up;
       try {
-        up = await upstream!.forward(method, below + url.search, headers, raw);
+        up = await upstream!.forward(method, below + url.search, headers, raw, left.signal);
       } catch (err) {
         if (!(err instanceof UpstreamError)) throw err;
         x.source = 'upstream-error';
@@ -253,15 +266,12 @@ function send(res: ServerResponse, answer: Answer, head: boolean): void {
   res.end(head ? undefined : body);
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+/** The request body, or undefined when it is over `limit` (read to its end, kept no further, so the 413 can be answered). */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size <= MAX_BODY) chunks.push(c);
-    });
-    req.on('end', () => resolve(size > MAX_BODY ? undefined : Buffer.concat(chunks)));
+    const body = new BoundedBuffer(limit);
+    req.on('data', (c: Buffer) => body.add(c));
+    req.on('end', () => resolve(body.over ? undefined : body.bytes()));
     req.on('error', reject);
   });
 }

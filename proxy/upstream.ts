@@ -1,7 +1,13 @@
-/** Forwards one request to the upstream and buffers the whole answer (node:http, so nock can stand in for a server in tests). */
+/**
+ * Forwards one request to the upstream and buffers the whole answer (node:http, so nock can stand in
+ * for a server in tests), within bounds: the body's size as sent and as decoded, the silence, the
+ * whole time, and the client's patience (an exchange it left is ended).
+ */
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import type { Transform } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { bodyLimit, BoundedBuffer } from '../src/bounds.js';
 
 /** Headers that belong to one connection, never forwarded or stored (RFC 9110 section 7.6.1). */
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
@@ -33,16 +39,30 @@ export class UpstreamError extends Error {
   }
 }
 
+/** Default of the whole time one upstream exchange may take, body included (--upstream-total-timeout). */
+export const UPSTREAM_TOTAL_TIMEOUT_MS = 60_000;
+
+export interface UpstreamLimits {
+  /** Longest silence: before the answer starts, or between its bytes. */
+  idleMs: number;
+  /** Longest whole exchange: an upstream trickling bytes never falls silent. */
+  totalMs: number;
+  /** Largest body, counted as it arrives and again as it decodes (a compression bomb stops here). */
+  maxBodyBytes: number;
+}
+
 export class Upstream {
   private readonly agent: HttpAgent;
   private readonly base: URL;
   /** The API root without credentials and trailing slash: what fixtures record and replay rewrites. */
   readonly root: string;
 
-  constructor(target: string, private readonly timeoutMs: number) {
+  constructor(target: string, private readonly limits: UpstreamLimits) {
     this.base = new URL(target);
     if (this.base.protocol !== 'http:' && this.base.protocol !== 'https:') throw new Error(`--target must be an http or https URL, got ${target}`);
-    if (!(timeoutMs > 0)) throw new Error(`upstream timeout must be a positive number of milliseconds, got ${timeoutMs}`);
+    const invalid = ([['upstream timeout', limits.idleMs, 'milliseconds'], ['upstream total timeout', limits.totalMs, 'milliseconds'], ['body limit', limits.maxBodyBytes, 'bytes']] as const)
+      .find(([, value]) => !(value > 0));
+    if (invalid) throw new Error(`${invalid[0]} must be a positive number of ${invalid[2]}, got ${invalid[1]}`);
     const root = new URL(this.base);
     root.username = '';
     root.password = '';
@@ -50,39 +70,76 @@ export class Upstream {
     this.agent = this.base.protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
   }
 
-  /** `pathAndQuery` is below the target's prefix; `headers` are end-to-end and lower-case. */
-  forward(method: string, pathAndQuery: string, headers: Record<string, string>, body: Buffer): Promise<UpstreamAnswer> {
+  /** `pathAndQuery` is below the target's prefix; `headers` are end-to-end and lower-case; `left` aborts when the client has gone. */
+  forward(method: string, pathAndQuery: string, headers: Record<string, string>, body: Buffer, left?: AbortSignal): Promise<UpstreamAnswer> {
     const url = new URL(this.base.href.replace(/\/+$/, '') + pathAndQuery);
     // Identity encoding keeps fixtures readable; a compressed answer anyway is decoded below.
     const sent: Record<string, string> = { ...headers, host: url.host, 'accept-encoding': 'identity' };
     if (body.length || !['GET', 'HEAD', 'DELETE', 'OPTIONS'].includes(method)) sent['content-length'] = String(body.length);
     else delete sent['content-length'];
+    const { idleMs, totalMs, maxBodyBytes } = this.limits;
     const started = performance.now();
     const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise((resolve, reject) => {
-      const req = request(url, { method, headers: sent, agent: this.agent, timeout: this.timeoutMs }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('error', (err) => reject(describe(err, url)));
-        res.on('close', () => {
-          if (!res.complete) reject(new UpstreamError(`upstream ${url.origin} closed the connection mid-answer`, 'ECONNRESET'));
+      let decoder: Transform | undefined;
+      let settled = false;
+      // Every failure destroys the socket at once: nothing more of that answer is read or decoded.
+      const fail = (err: UpstreamError) => {
+        if (settled) return;
+        settled = true;
+        cleanup();
+        req.destroy();
+        decoder?.destroy();
+        reject(err);
+      };
+      const failWith = (message: string, code: string) => fail(new UpstreamError(`upstream ${url.origin} ${message}`, code));
+      const timer = setTimeout(() => failWith(`gave no complete answer within ${totalMs} ms`, 'ETIMEDOUT'), totalMs);
+      const onLeft = () => failWith('was abandoned: the client closed its connection first', 'ECLIENTGONE');
+      const cleanup = () => {
+        clearTimeout(timer);
+        left?.removeEventListener('abort', onLeft);
+      };
+      const req = request(url, { method, headers: sent, agent: this.agent, timeout: idleMs }, (res) => {
+        const headersOut = endToEnd(res.headers);
+        const encoding = headersOut['content-encoding'];
+        const undecodable = (err: Error) => failWith(`sent a body that does not decode as ${encoding}: ${err.message}`, 'EBADBODY');
+        const tooLarge = () => failWith(`sent a body larger than ${bodyLimit(maxBodyBytes)}`, 'EBODYLIMIT');
+        try {
+          decoder = decoderFor(encoding);
+        } catch (err) {
+          undecodable(err as Error);
+          return;
+        }
+        let received = 0;
+        if (decoder) {
+          res.on('data', (c: Buffer) => {
+            received += c.length;
+            if (received > maxBodyBytes) tooLarge();
+          });
+          decoder.on('error', undecodable);
+        }
+        const decoded = new BoundedBuffer(maxBodyBytes);
+        const out = decoder ? res.pipe(decoder) : res;
+        out.on('data', (c: Buffer) => {
+          if (!decoded.add(c)) tooLarge();
         });
-        res.on('end', () => {
-          const headersOut = endToEnd(res.headers);
-          let bytes: Buffer = Buffer.concat(chunks);
-          try {
-            bytes = decode(bytes, headersOut['content-encoding']);
-          } catch (err) {
-            reject(new UpstreamError(`upstream ${url.origin} sent a body that does not decode as ${headersOut['content-encoding']}: ${(err as Error).message}`, 'EBADBODY'));
-            return;
-          }
+        res.on('error', (err) => fail(describe(err, url)));
+        res.on('close', () => {
+          if (!res.complete) failWith('closed the connection mid-answer', 'ECONNRESET');
+        });
+        out.on('end', () => {
+          if (settled) return;
+          settled = true;
+          cleanup();
           delete headersOut['content-encoding'];
           delete headersOut['content-length'];
-          resolve({ status: res.statusCode ?? 502, headers: headersOut, body: bytes, durationMs: Math.round(performance.now() - started) });
+          resolve({ status: res.statusCode ?? 502, headers: headersOut, body: decoded.bytes(), durationMs: Math.round(performance.now() - started) });
         });
       });
-      req.on('timeout', () => req.destroy(new UpstreamError(`upstream ${url.origin} did not answer within ${this.timeoutMs} ms`, 'ETIMEDOUT')));
-      req.on('error', (err) => reject(describe(err, url)));
+      req.on('timeout', () => failWith(`did not answer within ${idleMs} ms`, 'ETIMEDOUT'));
+      req.on('error', (err) => fail(describe(err, url)));
+      if (left?.aborted) onLeft();
+      else left?.addEventListener('abort', onLeft);
       req.end(body);
     });
   }
@@ -98,12 +155,13 @@ function describe(err: Error, url: URL): UpstreamError {
   return new UpstreamError(`upstream ${url.origin} failed: ${err.message}`, code);
 }
 
-function decode(bytes: Buffer, encoding: string | undefined): Buffer {
+/** A streaming decoder, so decoding stops at the body limit instead of allocating a bomb's whole output. */
+function decoderFor(encoding: string | undefined): Transform | undefined {
   switch ((encoding ?? '').trim().toLowerCase()) {
-    case '': case 'identity': return bytes;
-    case 'gzip': case 'x-gzip': return gunzipSync(bytes);
-    case 'deflate': return inflateSync(bytes);
-    case 'br': return brotliDecompressSync(bytes);
+    case '': case 'identity': return undefined;
+    case 'gzip': case 'x-gzip': return createGunzip();
+    case 'deflate': return createInflate();
+    case 'br': return createBrotliDecompress();
     default: throw new Error(`unsupported content-encoding ${encoding}`);
   }
 }

@@ -8,6 +8,7 @@ import { request as undiciRequest } from 'undici';
 import { SESSION_HEADER } from '../proxy/protocol.js';
 import { matchEndpoint } from '../spec/catalogue.js';
 import type { VendorNames } from '../spec/vendor.js';
+import { bodyLimit, BoundedBuffer, DEFAULT_MAX_BODY_BYTES, MAX_JSON_DEPTH, nestsDeeper } from './bounds.js';
 import type { ExchangeRecord } from './model.js';
 import type { Profile, TokenName } from './profile.js';
 import { Redactor } from './redact.js';
@@ -15,7 +16,12 @@ import { Redactor } from './redact.js';
 export interface ClientOptions {
   profile: Profile;
   names: VendorNames;
+  /** Longest silence of the target: before the answer, or between its bytes. */
   timeoutMs: number;
+  /** Longest whole exchange, body included (a target trickling bytes is never silent). */
+  totalTimeoutMs?: number;
+  /** Largest answer body read; a larger one is no answer. */
+  maxBodyBytes?: number;
   maxRequests: number;
   /** Longest the client will wait for a rate-limit window to reset before giving up. */
   maxWaitMs?: number;
@@ -56,6 +62,9 @@ export interface Reply {
 
 export class TargetUnreachable extends Error {}
 export class BudgetExhausted extends Error {}
+
+/** Default of the whole time one exchange may take (--total-timeout). */
+export const TOTAL_TIMEOUT_MS = 60_000;
 
 interface RateState {
   remaining: number;
@@ -178,18 +187,24 @@ export class Client {
     let status: number;
     let responseHeaders: Record<string, string>;
     let text: string;
+    const totalMs = this.opts.totalTimeoutMs ?? TOTAL_TIMEOUT_MS;
+    const maxBody = this.opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const whole = AbortSignal.timeout(totalMs);
     try {
       // undici's request() does not follow redirects: a 301 is seen as a 301.
       const res = await undiciRequest(url, {
-        method: method as 'GET', headers, body: payload, headersTimeout: this.opts.timeoutMs, bodyTimeout: this.opts.timeoutMs,
+        method: method as 'GET', headers, body: payload, headersTimeout: this.opts.timeoutMs, bodyTimeout: this.opts.timeoutMs, signal: whole,
       });
       status = res.statusCode;
       responseHeaders = {};
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) responseHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-      text = await res.body.text();
+      const body = new BoundedBuffer(maxBody);
+      // Leaving the loop early destroys the body: the connection is closed, not read on. The error has no code, so its message is the record's.
+      for await (const chunk of res.body) if (!body.add(chunk as Buffer)) throw new Error(`answer body larger than ${bodyLimit(maxBody)}`);
+      text = utf8.decode(body.bytes());
     } catch (err) {
       record.durationMs = this.now() - started;
-      record.error = describeNetworkError(err, this.opts.timeoutMs);
+      record.error = whole.aborted ? `no complete answer within ${totalMs} ms` : describeNetworkError(err, this.opts.timeoutMs);
       throw new TargetUnreachable(`${method} ${this.redactor.text(url)}: ${record.error}`);
     }
     record.durationMs = this.now() - started;
@@ -201,7 +216,10 @@ export class Client {
 
     let json: unknown;
     let jsonError: string | undefined;
-    if (text.length) {
+    if (nestsDeeper(text)) {
+      // Not parsed, so nothing after the parse (redaction, schema validation, reports) walks it.
+      jsonError = `body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels, the client's limit; starts with ${JSON.stringify(text.slice(0, 60))}`;
+    } else if (text.length) {
       try {
         json = JSON.parse(text);
       } catch (err) {
@@ -255,6 +273,9 @@ export class Client {
     if (wait > 0) await this.sleep(wait);
   }
 }
+
+/** As undici's body.text() decodes: UTF-8, a leading byte order mark dropped. */
+const utf8 = new TextDecoder();
 
 function lower(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));

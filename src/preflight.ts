@@ -187,7 +187,7 @@ function usable(r: Reply): boolean {
 }
 
 function described(r: Reply): string {
-  if (r.jsonError) return `${r.status} with a body that is not JSON (starts with ${JSON.stringify(r.text.slice(0, 40))})`;
+  if (r.jsonError) return `${r.status}: ${r.jsonError}`;
   const message = (r.json as { message?: unknown } | undefined)?.message;
   return `${r.status}${typeof message === 'string' ? ` "${message}"` : ''}`;
 }

@@ -35,7 +35,12 @@ export interface RunOptions {
   /** Run the check that spends the anonymous search window to see the refusal. */
   exhaustRateLimit?: boolean;
   maxRequests?: number;
+  /** Longest silence of the target, per request. */
   timeoutMs?: number;
+  /** Longest whole exchange, body included. */
+  totalTimeoutMs?: number;
+  /** Largest answer body read. */
+  maxBodyBytes?: number;
   /** Faults for the embedded reference (self-tests). */
   referenceFaults?: string[];
   onCheck?: (result: CheckResult, index: number, total: number) => void;
@@ -91,7 +96,9 @@ export async function runConformance(given: RunOptions = {}): Promise<RunResult>
   options = { ...options, allowWrites: options.allowWrites ?? !!embedded };
   if (options.vendor) profile.vendor = options.vendor;
   const names = vendorNames(profile.vendor ?? 'service');
-  const client = new Client({ profile, names, timeoutMs: options.timeoutMs ?? 15_000, maxRequests: options.maxRequests ?? 5_000 }, profileSecrets(profile));
+  const client = new Client({
+    profile, names, timeoutMs: options.timeoutMs ?? 15_000, totalTimeoutMs: options.totalTimeoutMs, maxBodyBytes: options.maxBodyBytes, maxRequests: options.maxRequests ?? 5_000,
+  }, profileSecrets(profile));
   const result: RunResult = {
     formatVersion: 1,
     target: { baseUrl: client.redact(profile.base_url), prefix: profile.prefix ?? '', vendor: names.word, embeddedReference: !!embedded },

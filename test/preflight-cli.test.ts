@@ -48,7 +48,7 @@ describe('500 to everything', () => {
 describe('an HTML 502 page to everything', () => {
   const h = useFront(htmlBadGateway);
   it('exit 3, one line saying the body is not JSON; the report says why it stopped', async () => {
-    const r = await expectOneDiagnosis(['--profile', h.profileFile], 3, /^conformance: .*502 with a body that is not JSON/, 'server errors');
+    const r = await expectOneDiagnosis(['--profile', h.profileFile], 3, /^conformance: .*502: body is not JSON/, 'server errors');
     const reportDir = /reports: ([^,]+)report\.json/.exec(r.stdout)?.[1];
     const report = JSON.parse(readFileSync(`${reportDir}report.json`, 'utf8'));
     expect(report.stopped.reason).toBe('server-error');

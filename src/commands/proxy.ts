@@ -3,6 +3,8 @@ import type { Argv } from 'yargs';
 import { CassetteError } from '../../proxy/cassette.js';
 import { createProxy, type RunningProxy } from '../../proxy/server.js';
 import type { ProxyMode } from '../../proxy/stage.js';
+import { UPSTREAM_TOTAL_TIMEOUT_MS } from '../../proxy/upstream.js';
+import { DEFAULT_MAX_BODY_MB, maxBodyBytes } from '../bounds.js';
 import { EXIT, UserError } from '../exit-codes.js';
 import { exportHarCommand, exportHarOptions, importHarCommand, importHarOptions } from './har.js';
 
@@ -24,7 +26,9 @@ export function proxyOptions(y: Argv) {
     .option('prefix', { type: 'string', default: '', describe: 'Path prefix the proxy serves under, e.g. /api/v3' })
     .option('redact-header', { type: 'string', array: true, default: [] as string[], describe: 'Also mask this header (repeatable)' })
     .option('redact-field', { type: 'string', array: true, default: [] as string[], describe: 'Also mask this body field or query parameter (repeatable)' })
-    .option('upstream-timeout', { type: 'number', default: 30_000, describe: 'Milliseconds to wait for the upstream' })
+    .option('upstream-timeout', { type: 'number', default: 30_000, describe: 'Milliseconds the upstream may stay silent, before an answer or within it' })
+    .option('upstream-total-timeout', { type: 'number', default: UPSTREAM_TOTAL_TIMEOUT_MS, describe: 'Milliseconds for each whole upstream answer, body included' })
+    .option('max-body', { type: 'number', default: DEFAULT_MAX_BODY_MB, describe: 'Largest request body (413) and upstream answer, as sent and decoded (502), in MB' })
     .option('core-limit', { type: 'number', describe: 'Replay: authenticated core requests per hour in the synthesized rate limits' })
     .option('latency', { type: 'string', describe: 'Delay before each answer: milliseconds, or "recorded" for the upstream\'s recorded time' })
     .option('fault-rate', { type: 'number', describe: 'Share of requests (0 to 1) answered with --fault-status instead' })
@@ -46,7 +50,10 @@ export async function proxyCommand(args: Args): Promise<void> {
   if (mode !== 'passthrough' && !args.fixtures) throw new UserError(`--${mode} needs --fixtures DIR`);
   const latency = args.latency === undefined ? undefined : args.latency === 'recorded' ? 'recorded' as const : Number(args.latency);
   if (typeof latency === 'number' && !(latency >= 0)) throw new UserError(`--latency must be milliseconds or "recorded", got ${args.latency}`);
-  if (!(args['upstream-timeout'] > 0)) throw new UserError(`--upstream-timeout must be a positive number of milliseconds, got ${args['upstream-timeout']}`);
+  for (const flag of ['upstream-timeout', 'upstream-total-timeout'] as const) {
+    if (!(args[flag] > 0)) throw new UserError(`--${flag} must be a positive number of milliseconds, got ${args[flag]}`);
+  }
+  const maxBody = maxBodyBytes(args['max-body']);
   if (args['core-limit'] !== undefined && !(Number.isInteger(args['core-limit']) && args['core-limit'] > 0)) throw new UserError(`--core-limit must be a positive integer, got ${args['core-limit']}`);
   const fault = args['fault-rate'] === undefined ? undefined : { rate: args['fault-rate'], status: args['fault-status'], seed: args['fault-seed'] };
   let running: RunningProxy;
@@ -55,6 +62,7 @@ export async function proxyCommand(args: Args): Promise<void> {
       mode, port: args.port, host: args.host, prefix: args.prefix,
       ...(args.target ? { target: args.target } : {}), ...(args.fixtures ? { fixtures: args.fixtures } : {}),
       redactHeaders: args['redact-header'], redactFields: args['redact-field'], upstreamTimeoutMs: args['upstream-timeout'],
+      upstreamTotalTimeoutMs: args['upstream-total-timeout'], maxBodyBytes: maxBody,
       ...(args['core-limit'] !== undefined ? { rateLimits: { coreLimit: args['core-limit'] } } : {}),
       ...(latency !== undefined || fault ? { chaos: { ...(latency !== undefined ? { latency } : {}), ...(fault ? { fault } : {}) } } : {}),
     });

@@ -6,6 +6,8 @@ import { compare, comparisonLines, gateExitCode, loadBaseline, loadExpectations 
 import { writeReports } from '../../reports/write.js';
 import { referenceProfileAt } from '../../reference/profile.js';
 import { requirement } from '../../spec/requirements/index.js';
+import { DEFAULT_MAX_BODY_MB, maxBodyBytes } from '../bounds.js';
+import { TOTAL_TIMEOUT_MS } from '../client.js';
 import { EXIT, UserError } from '../exit-codes.js';
 import type { RunResult, StopReason } from '../model.js';
 import { loadProfile, type Profile } from '../profile.js';
@@ -24,7 +26,9 @@ export function runOptions(y: Argv) {
     .option('vendor', { type: 'string', describe: 'Vendor word in header and media-type names: service or github' })
     .option('prefix', { type: 'string', describe: 'Path prefix of a self-hosted installation, e.g. /api/v3' })
     .option('max-requests', { type: 'number', default: 5000, describe: 'Stop (exit 4) before sending more requests than this' })
-    .option('timeout', { type: 'number', default: 15, describe: 'Seconds to wait for each answer' })
+    .option('timeout', { type: 'number', default: 15, describe: 'Seconds the target may stay silent, before an answer or within it' })
+    .option('total-timeout', { type: 'number', default: TOTAL_TIMEOUT_MS / 1000, describe: 'Seconds for each whole answer, body included' })
+    .option('max-body', { type: 'number', default: DEFAULT_MAX_BODY_MB, describe: 'Largest answer body read, in MB; a larger one fails the check' })
     .option('list', { type: 'boolean', default: false, describe: 'Print the checks that would run, without sending a request' })
     .option('only-failed', { type: 'string', describe: 'Rerun only the failures recorded in an earlier report.json' })
     .option('baseline', { type: 'string', describe: 'An earlier report.json: mark checks newly failing, newly passing or unchanged' })
@@ -42,6 +46,8 @@ export async function runCommand(args: Args): Promise<void> {
   if (args['base-url'] !== undefined && !/^https?:\/\/[^/]/.test(args['base-url'])) throw new UserError(`--base-url must be an http(s) URL, got "${args['base-url']}"`);
   if (!Number.isInteger(args['max-requests']) || args['max-requests'] < 1) throw new UserError('--max-requests must be a positive integer');
   if (!(args.timeout > 0)) throw new UserError('--timeout must be a positive number of seconds');
+  if (!(args['total-timeout'] > 0)) throw new UserError('--total-timeout must be a positive number of seconds');
+  const maxBody = maxBodyBytes(args['max-body']);
   if (args.profile === BUILTIN_PROFILE && !args['base-url']) throw new UserError(`--profile ${BUILTIN_PROFILE} needs --base-url (with neither, the built-in reference itself is the target)`);
   const profile: Profile | undefined = args.profile === BUILTIN_PROFILE ? await referenceProfileAt(args['base-url']!, args.vendor)
     : args.profile ? loadProfile(args.profile) : undefined;
@@ -76,7 +82,7 @@ export async function runCommand(args: Args): Promise<void> {
       ...(args.prefix !== undefined ? { prefix: args.prefix } : {}), ...(args.vendor ? { vendor: args.vendor } : {}),
       suites: args.suite, grep: args.grep, only, strict: args.strict, exhaustRateLimit: args['exhaust-rate-limit'],
       ...(args['allow-writes'] !== undefined ? { allowWrites: args['allow-writes'] } : {}),
-      maxRequests: args['max-requests'], timeoutMs: args.timeout * 1000,
+      maxRequests: args['max-requests'], timeoutMs: args.timeout * 1000, totalTimeoutMs: args['total-timeout'] * 1000, maxBodyBytes: maxBody,
       onCheck: quiet ? undefined : (check, i, total) => process.stderr.write(`${progressLine(check, i, total)}\n`),
       onNotices: (notices) => { for (const n of notices) process.stderr.write(`conformance: note: ${n}\n`); },
       signal: interrupt.signal,
