@@ -10,8 +10,8 @@ import { exportHarCommand, exportHarOptions, importHarCommand, importHarOptions 
 
 const MODES = ['record', 'replay', 'record-missing', 'passthrough'] as const satisfies readonly ProxyMode[];
 
-/** How long a stopping proxy waits for requests in flight (an upstream may take its whole timeout). */
-const SHUTDOWN_GRACE_MS = 35_000;
+/** How long a stopping proxy waits beyond the longest an upstream answer may take (its total timeout). */
+const SHUTDOWN_MARGIN_MS = 5_000;
 
 export function proxyOptions(y: Argv) {
   return y
@@ -79,10 +79,11 @@ export async function proxyCommand(args: Args): Promise<void> {
   // signal, or a request still hanging after the grace period, ends it at once.
   const stop = () => {
     process.once('SIGINT', () => process.exit(130));
+    const grace = args['upstream-total-timeout'] + SHUTDOWN_MARGIN_MS;
     setTimeout(() => {
-      process.stderr.write(`conformance: requests still in flight after ${SHUTDOWN_GRACE_MS / 1000} s; exiting without them\n`);
+      process.stderr.write(`conformance: requests still in flight after ${grace / 1000} s; exiting without them\n`);
       process.exit(EXIT.unreachable);
-    }, SHUTDOWN_GRACE_MS).unref();
+    }, grace).unref();
     running.close().then(() => process.exit(EXIT.ok), (err: unknown) => {
       process.stderr.write(`conformance: closing the proxy: ${(err as Error).message.split('\n')[0]}\n`);
       process.exit(EXIT.checkFailed);
