@@ -51,6 +51,20 @@ describe('conformance CLI', () => {
     }
   });
 
+  it('a wrong flag value is one line naming the flag and what was typed, exit 2', () => {
+    const cases: [string[], string][] = [
+      [['reference', '--port', 'abc'], '--port must be an integer from 0 to 65535, got "abc"'],
+      [['reference', '--port', '1.5'], '--port must be an integer from 0 to 65535, got "1.5"'],
+      [['reference', '--prefix', 'api/v3?x=1'], '--prefix must be a path such as /api/v3, got "api/v3?x=1"'],
+      [['reference', '--vendor', 'Git Hub'], '--vendor must be a lowercase word such as service or github, got "Git Hub"'],
+    ];
+    for (const [args, message] of cases) {
+      const r = run(...args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr.trim(), args.join(' ')).toBe(`conformance: ${message}`);
+    }
+  });
+
   it('reference --port 0 prints its URL, serves, and stops cleanly on SIGTERM', async () => {
     const server = await serve('--port', '0', '--prefix', '/api/v3');
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v3$/);

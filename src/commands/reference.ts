@@ -4,14 +4,15 @@ import { referenceProfile } from '../../reference/profile.js';
 import { startReference, type RunningReference } from '../../reference/server.js';
 import { EXIT, UserError } from '../exit-codes.js';
 import { writeFileAtomic } from '../fs-atomic.js';
+import { portOption, prefixOption, vendorOption } from './values.js';
 
 export function referenceOptions(y: Argv) {
   return y
-    .option('port', { type: 'number', default: 8080, describe: 'TCP port (0 picks a free one)' })
+    .option('port', portOption(8080))
     .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to bind' })
-    .option('prefix', { type: 'string', default: '', describe: 'Path prefix of a self-hosted installation, e.g. /api/v3' })
+    .option('prefix', prefixOption('Path prefix of a self-hosted installation, e.g. /api/v3', ''))
     .option('faults', { type: 'string', default: '', describe: 'Comma-separated named faults to switch on (see `conformance faults`)' })
-    .option('vendor', { type: 'string', default: 'service', describe: 'Vendor word in header and media-type names' })
+    .option('vendor', vendorOption('Vendor word in header and media-type names', 'service'))
     .option('imports-retired', { type: 'boolean', default: false, describe: 'Answer every source-import endpoint with 503' })
     .option('write-profile', { type: 'string', describe: 'Write the target profile for this reference to a file' });
 }
@@ -19,7 +20,6 @@ export function referenceOptions(y: Argv) {
 type Args = Awaited<ReturnType<typeof referenceOptions>['argv']>;
 
 export async function referenceCommand(args: Args): Promise<void> {
-  if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) throw new UserError(`--port must be an integer from 0 to 65535, got ${args.port}`);
   const faults = args.faults.split(',').map((s) => s.trim()).filter(Boolean);
   let running: RunningReference;
   try {
