@@ -1,12 +1,15 @@
 /** The default command: run the suites against a target (or the embedded reference) and write reports. */
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Argv } from 'yargs';
 import { consoleSummary, progressLine } from '../../reports/console.js';
 import { compare, comparisonLines, gateExitCode, loadBaseline, loadExpectations } from '../../reports/gate.js';
 import { writeReports } from '../../reports/write.js';
 import { referenceProfileAt } from '../../reference/profile.js';
 import { requirement } from '../../spec/requirements/index.js';
+import { DEFAULT_MAX_TOTAL_WAIT_S, DEFAULT_MAX_WAIT_S } from '../client.js';
 import { EXIT, UserError } from '../exit-codes.js';
+import { JOURNAL_FILE } from '../journal.js';
 import type { RunResult, StopReason } from '../model.js';
 import { loadProfile, type Profile } from '../profile.js';
 import { planChecks, runConformance } from '../runner.js';
@@ -25,6 +28,8 @@ export function runOptions(y: Argv) {
     .option('prefix', { type: 'string', describe: 'Path prefix of a self-hosted installation, e.g. /api/v3' })
     .option('max-requests', { type: 'number', default: 5000, describe: 'Stop (exit 4) before sending more requests than this' })
     .option('timeout', { type: 'number', default: 15, describe: 'Seconds to wait for each answer' })
+    .option('max-wait', { type: 'number', default: DEFAULT_MAX_WAIT_S, describe: 'Longest wait in seconds the target may ask for (X-Poll-Interval, Retry-After, a rate-limit reset); a check asked to wait longer is skipped' })
+    .option('max-total-wait', { type: 'number', default: DEFAULT_MAX_TOTAL_WAIT_S, describe: 'Seconds the run may wait in all at the target\'s request; once spent, checks asked to wait are skipped' })
     .option('list', { type: 'boolean', default: false, describe: 'Print the checks that would run, without sending a request' })
     .option('only-failed', { type: 'string', describe: 'Rerun only the failures recorded in an earlier report.json' })
     .option('baseline', { type: 'string', describe: 'An earlier report.json: mark checks newly failing, newly passing or unchanged' })
@@ -36,12 +41,18 @@ export function runOptions(y: Argv) {
 type Args = Awaited<ReturnType<typeof runOptions>['argv']>;
 
 /** `--profile reference` names the built-in reference's own profile instead of a file. */
-const BUILTIN_PROFILE = 'reference';
+export const BUILTIN_PROFILE = 'reference';
+
+export function checkBaseUrl(url: string | undefined): void {
+  if (url !== undefined && !/^https?:\/\/[^/]/.test(url)) throw new UserError(`--base-url must be an http(s) URL, got "${url}"`);
+}
 
 export async function runCommand(args: Args): Promise<void> {
-  if (args['base-url'] !== undefined && !/^https?:\/\/[^/]/.test(args['base-url'])) throw new UserError(`--base-url must be an http(s) URL, got "${args['base-url']}"`);
+  checkBaseUrl(args['base-url']);
   if (!Number.isInteger(args['max-requests']) || args['max-requests'] < 1) throw new UserError('--max-requests must be a positive integer');
   if (!(args.timeout > 0)) throw new UserError('--timeout must be a positive number of seconds');
+  if (!(args['max-wait'] >= 0)) throw new UserError('--max-wait must be a number of seconds, 0 or more');
+  if (!(args['max-total-wait'] >= 0)) throw new UserError('--max-total-wait must be a number of seconds, 0 or more');
   if (args.profile === BUILTIN_PROFILE && !args['base-url']) throw new UserError(`--profile ${BUILTIN_PROFILE} needs --base-url (with neither, the built-in reference itself is the target)`);
   const profile: Profile | undefined = args.profile === BUILTIN_PROFILE ? await referenceProfileAt(args['base-url']!, args.vendor)
     : args.profile ? loadProfile(args.profile) : undefined;
@@ -61,11 +72,13 @@ export async function runCommand(args: Args): Promise<void> {
   }
 
   const quiet = args.quiet;
-  // Ctrl-C ends the run after the check in progress; its changes are still undone and reported.
+  const journalFile = join(args['report-dir'], JOURNAL_FILE);
+  if (existsSync(journalFile)) process.stderr.write(`conformance: warning: ${journalFile} holds changes an earlier run did not undo; undo them with \`conformance undo ${journalFile} --profile <its profile>\`\n`);
+  // Ctrl-C ends the check in progress at once (its waits and requests); the changes are still undone and reported.
   const interrupt = new AbortController();
   const onSigint = () => {
-    if (interrupt.signal.aborted) process.exit(130);
-    process.stderr.write('conformance: interrupted; undoing changes (Ctrl-C again to quit at once)\n');
+    if (interrupt.signal.aborted) process.exit(EXIT.interrupted);
+    process.stderr.write(`conformance: interrupted; undoing changes (Ctrl-C again to quit at once, leaving them in ${journalFile})\n`);
     interrupt.abort();
   };
   process.on('SIGINT', onSigint);
@@ -76,7 +89,9 @@ export async function runCommand(args: Args): Promise<void> {
       ...(args.prefix !== undefined ? { prefix: args.prefix } : {}), ...(args.vendor ? { vendor: args.vendor } : {}),
       suites: args.suite, grep: args.grep, only, strict: args.strict, exhaustRateLimit: args['exhaust-rate-limit'],
       ...(args['allow-writes'] !== undefined ? { allowWrites: args['allow-writes'] } : {}),
-      maxRequests: args['max-requests'], timeoutMs: args.timeout * 1000,
+      maxRequests: args['max-requests'], timeoutMs: args.timeout * 1000, maxWaitMs: args['max-wait'] * 1000, maxTotalWaitMs: args['max-total-wait'] * 1000, journalFile,
+      // A wait long enough to look like a hang is said, with how to end it.
+      onWait: quiet ? undefined : (ms, asked) => { if (ms >= 5000) process.stderr.write(`conformance: waiting ${Math.round(ms / 1000)} s as the target asked (${asked}); Ctrl-C to stop\n`); },
       onCheck: quiet ? undefined : (check, i, total) => process.stderr.write(`${progressLine(check, i, total)}\n`),
       onNotices: (notices) => { for (const n of notices) process.stderr.write(`conformance: note: ${n}\n`); },
       signal: interrupt.signal,
@@ -94,10 +109,7 @@ export async function runCommand(args: Args): Promise<void> {
     for (const line of comparisonLines(comparison)) process.stdout.write(`${line}\n`);
   }
   process.stdout.write(`reports: ${files.join(', ')}\n`);
-  if (interrupt.signal.aborted) {
-    process.exitCode = 130;
-    return;
-  }
+  if (existsSync(journalFile)) process.stderr.write(`conformance: ${journalFile} keeps changes not undone; undo them with \`conformance undo ${journalFile} --profile <this run's profile>\`\n`);
   if (result.stopped) throw new UserError(result.stopped.message, STOP_EXIT[result.stopped.reason]);
   process.exitCode = gateExitCode(result, comparison, args['fail-on']);
 }
@@ -111,6 +123,7 @@ const STOP_EXIT: Record<StopReason, number> = {
   'credentials-rejected': EXIT.usage,
   'nothing-checked': EXIT.usage,
   'budget-exhausted': EXIT.budgetExhausted,
+  interrupted: EXIT.interrupted,
 };
 
 function failedIn(path: string): string[] {
