@@ -70,7 +70,11 @@ export interface Reply {
 export class TargetUnreachable extends Error {}
 export class BudgetExhausted extends Error {}
 /** The run was interrupted (Ctrl-C) while this request or wait was under way. */
-export class Interrupted extends Error {}
+export class Interrupted extends Error {
+  constructor() {
+    super('interrupted (Ctrl-C)');
+  }
+}
 /** The target asked for a wait longer than allowed, or the run's waiting is spent: the request is not sent. */
 export class WaitRefused extends Error {}
 
@@ -154,7 +158,7 @@ export class Client {
     try {
       await delay(ms, undefined, signal ? { signal } : {});
     } catch (err) {
-      if (signal?.aborted) throw new Interrupted('interrupted (Ctrl-C)');
+      if (signal?.aborted) throw new Interrupted();
       throw err;
     }
   }
@@ -173,7 +177,7 @@ export class Client {
 
   private async sendOnce(req: RequestOptions): Promise<Reply> {
     const signal = req.putBack ? undefined : this.opts.signal;
-    if (signal?.aborted) throw new Interrupted('interrupted (Ctrl-C)');
+    if (signal?.aborted) throw new Interrupted();
     if (this.count >= this.opts.maxRequests) throw new BudgetExhausted(`request budget of ${this.opts.maxRequests} spent`);
     const method = (req.method ?? 'GET').toUpperCase();
     const url = `${req.root ?? this.root}${req.path}`;
@@ -231,8 +235,9 @@ export class Client {
     } catch (err) {
       record.durationMs = this.now() - started;
       if (signal?.aborted) {
-        record.error = 'interrupted (Ctrl-C)';
-        throw new Interrupted(record.error);
+        const interrupted = new Interrupted();
+        record.error = interrupted.message;
+        throw interrupted;
       }
       record.error = describeNetworkError(err, this.opts.timeoutMs);
       throw new TargetUnreachable(`${method} ${this.redactor.text(url)}: ${record.error}`);
