@@ -90,8 +90,8 @@ describe('Ctrl-C while the run waits out a 60 s X-Poll-Interval', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('exits 130 within seconds, the check in progress skipped as interrupted, its changes undone and the reports written', async () => {
-    const run = await runUntilWaiting(ref.server, dir);
-    expect(await alertState(ref.server, run.alert)).toBe('dismissed');
+    const run = await runUntilWaiting(ref.url, dir);
+    expect(await alertState(ref.url, run.alert)).toBe('dismissed');
     const sent = Date.now();
     run.running.child.kill('SIGINT');
     const exit = await run.running.exited;
@@ -102,7 +102,7 @@ describe('Ctrl-C while the run waits out a 60 s X-Poll-Interval', () => {
     expect(check(report, 'conditional.events-304').skipReason).toBe('interrupted');
     expect(check(report, 'alerts.dismiss').outcome).toBe('pass');
     expect(report.restoration).toEqual({ restored: 1, leaks: [] });
-    expect(await alertState(ref.server, run.alert)).toBe('open');
+    expect(await alertState(ref.url, run.alert)).toBe('open');
     expect(existsSync(run.journal)).toBe(false);
   }, 60_000);
 });

@@ -12,6 +12,7 @@ import { referenceProfile } from '../../reference/profile.js';
 import { listen } from '../../src/listen.js';
 import { Journal, type JournalLine } from '../../src/journal.js';
 import { profileSecrets } from '../../src/profile.js';
+import { startAlteredReference } from '../helpers/altered-reference.js';
 import { runCli } from '../helpers/cli.js';
 import { useReference } from '../helpers/reference.js';
 import { alertState, journalLines, runUntilWaiting } from '../helpers/waiting-run.js';
@@ -41,12 +42,12 @@ describe('a run killed (SIGKILL) after a write', () => {
   const ref = useReference();
 
   it('leaves its journal, the next run warns of it, and conformance undo restores the target', async () => {
-    const run = await runUntilWaiting(ref.server, dir);
+    const run = await runUntilWaiting(ref.url, dir);
     run.running.child.kill('SIGKILL');
     expect((await run.running.exited).signal).toBe('SIGKILL');
 
     expect(existsSync(run.journal)).toBe(true);
-    expect(await alertState(ref.server, run.alert)).toBe('dismissed');
+    expect(await alertState(ref.url, run.alert)).toBe('dismissed');
     const text = readFileSync(run.journal, 'utf8');
     for (const secret of profileSecrets(referenceProfile(ref.server))) expect(text).not.toContain(secret);
     expect(journalLines(run.journal).find((l) => l.type === 'run')).toMatchObject({ target: { baseUrl: ref.server.url.replace(/\/$/, '') } });
@@ -59,8 +60,36 @@ describe('a run killed (SIGKILL) after a write', () => {
     const undo = await runCli(['undo', run.journal, '--profile', 'reference']);
     expect(undo.status).toBe(0);
     expect(undo.stdout).toContain(`undone: alert ${run.alert} dismissed`);
-    expect(await alertState(ref.server, run.alert)).toBe('open');
+    expect(await alertState(ref.url, run.alert)).toBe('open');
     expect(existsSync(run.journal)).toBe(false);
+  }, 60_000);
+});
+
+describe('a second Ctrl-C while the changes are being undone', () => {
+  it('quits at once, leaving the journal, which conformance undo then finishes at another address', async () => {
+    // The front stops answering once the first Ctrl-C is sent: the undo of the dismissal hangs.
+    let hang = false;
+    const front = await startAlteredReference({ hangs: () => hang }, { pollIntervalSeconds: 60 });
+    try {
+      const run = await runUntilWaiting(front.url, join(dir, 'twice'));
+      hang = true;
+      run.running.child.kill('SIGINT');
+      await run.running.untilStderr('interrupted; undoing', 5000);
+      const sent = Date.now();
+      run.running.child.kill('SIGINT');
+      const exit = await run.running.exited;
+      expect((Date.now() - sent) / 1000).toBeLessThan(5);
+      expect(exit.status).toBe(130);
+      expect(existsSync(run.journal)).toBe(true);
+      const reference = front.reference.url;
+      expect(await alertState(reference, run.alert)).toBe('dismissed');
+
+      const undo = await runCli(['undo', run.journal, '--profile', 'reference', '--base-url', reference]);
+      expect(undo.status).toBe(0);
+      expect(await alertState(reference, run.alert)).toBe('open');
+    } finally {
+      await front.close();
+    }
   }, 60_000);
 });
 
