@@ -138,8 +138,10 @@ export async function runConformance(given: RunOptions = {}): Promise<RunResult>
     }
     const nothing = result.stopped || options.signal?.aborted ? undefined : nothingChecked(result.checks, profile);
     if (nothing) result.stopped = { reason: 'nothing-checked', message: client.redact(nothing) };
-    const skipped = result.checks.filter((c) => c.skipReason === 'interrupted').length;
-    if (options.signal?.aborted && !result.stopped) result.stopped = { reason: 'interrupted', message: `interrupted (Ctrl-C): ${skipped} of ${planned.length} checks skipped` };
+    if (options.signal?.aborted && !result.stopped) {
+      const skipped = result.checks.filter((c) => c.skipReason === 'interrupted').length;
+      result.stopped = { reason: 'interrupted', message: `interrupted (Ctrl-C): ${skipped} of ${planned.length} checks skipped` };
+    }
   } finally {
     // Undo what the writing checks changed, newest first, even after a failure.
     await journal.unwind(async (step) => (await client.send(undoRequest(step))).status).catch(() => undefined);

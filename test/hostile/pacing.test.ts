@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../../src/runner.js';
 import type { RunResult } from '../../src/model.js';
 import { json, startAlteredReference, type Alteration, type Answer } from '../helpers/altered-reference.js';
+import { startCli } from '../helpers/cli.js';
 import { useReference } from '../helpers/reference.js';
 import { alertState, runUntilWaiting } from '../helpers/waiting-run.js';
 
@@ -57,13 +58,18 @@ describe('a wait the target asks for past --max-wait', () => {
 });
 
 describe('a throttled answer within the caps', () => {
-  it.each([429, 403])('%i with Retry-After: 1 is waited out, then the request is sent once more and judged', async (status) => {
+  const resetInASecond = () => ({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 1) });
+  it.each([
+    ['429 with Retry-After: 1', 429, () => ({ 'retry-after': '1' })],
+    ['403 with Retry-After: 1', 403, () => ({ 'retry-after': '1' })],
+    ['403 with X-RateLimit-Remaining: 0 until the next second', 403, resetInASecond],
+  ] as const)('%s is waited out, then the request is sent once more and judged', async (_, status, headers) => {
     const arrivals: number[] = [];
     const once: Alteration = {
       instead: (req) => {
         if (!isTimeline(req)) return undefined;
         arrivals.push(Date.now());
-        return arrivals.length === 1 ? json(status, { message: 'slow down' }, { 'retry-after': '1' }) : undefined;
+        return arrivals.length === 1 ? json(status, { message: 'slow down' }, headers()) : undefined;
       },
     };
     const { result } = await runThrough(once, 'conditional.events-etag-quoted');
@@ -84,12 +90,32 @@ describe('a throttled answer within the caps', () => {
   });
 });
 
-describe('Ctrl-C while the run waits out a 60 s X-Poll-Interval', () => {
+describe('Ctrl-C', () => {
   const ref = useReference();
   const dir = mkdtempSync(join(tmpdir(), 'pacing-sigint-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('exits 130 within seconds, the check in progress skipped as interrupted, its changes undone and the reports written', async () => {
+  it('during a request the target never answers ends it at once: exit 130, the check skipped as interrupted', async () => {
+    let reached: () => void = () => undefined;
+    const hanging = new Promise<void>((resolve) => { reached = resolve; });
+    const front = await startAlteredReference({ hangs: (req) => isTimeline(req) && (reached(), true) });
+    try {
+      const reportDir = join(dir, 'hanging');
+      const running = startCli(['--base-url', front.url, '--profile', 'reference', '--grep', 'conditional.events-etag-quoted', '--report-dir', reportDir]);
+      await hanging;
+      const sent = Date.now();
+      running.child.kill('SIGINT');
+      const exit = await running.exited;
+      expect((Date.now() - sent) / 1000).toBeLessThan(5);
+      expect(exit.status).toBe(130);
+      const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as RunResult;
+      expect(check(report, 'conditional.events-etag-quoted').skipReason).toBe('interrupted');
+    } finally {
+      await front.close();
+    }
+  }, 60_000);
+
+  it('while the run waits out a 60 s X-Poll-Interval exits 130 within seconds, the check in progress skipped as interrupted, its changes undone and the reports written', async () => {
     const run = await runUntilWaiting(ref.url, dir);
     expect(await alertState(ref.url, run.alert)).toBe('dismissed');
     const sent = Date.now();
