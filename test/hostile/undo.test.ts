@@ -94,7 +94,7 @@ describe('a second Ctrl-C while the changes are being undone', () => {
 });
 
 describe('conformance undo against a target that refuses the undo', () => {
-  it('names the change not undone, exits 5 and keeps the journal', async () => {
+  it('names the change not undone and the one the API cannot undo, exits 5 and keeps the journal', async () => {
     const server = createServer((_req, res) => res.writeHead(500, { 'content-type': 'application/json' }).end('{"message":"down"}'));
     const { origin } = await listen(server);
     try {
@@ -102,6 +102,7 @@ describe('conformance undo against a target that refuses the undo', () => {
       const lines: JournalLine[] = [
         { type: 'run', run: 'r', target: { baseUrl: origin, prefix: '', vendor: 'service', accept: 'application/json', scheme: 'Bearer' }, startedAt: new Date().toISOString() },
         { type: 'change', id: 'r.1', run: 'r', change: 'import into o/r', undo: [{ method: 'DELETE', path: '/repos/o/r/import', ok: [204, 404] }] },
+        { type: 'irreversible', run: 'r', change: 'thread 1 marked read', reason: 'no way to mark it unread' },
       ];
       writeFileSync(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
       const profile = join(dir, 'profile.json');
@@ -109,6 +110,7 @@ describe('conformance undo against a target that refuses the undo', () => {
       const undo = await runCli(['undo', file, '--profile', profile]);
       expect(undo.status).toBe(5);
       expect(undo.stdout).toContain('not undone: import into o/r (undo failed: DELETE /repos/o/r/import answered 500)');
+      expect(undo.stdout).toContain('cannot be undone through the API: thread 1 marked read (no way to mark it unread)');
       expect(existsSync(file)).toBe(true);
     } finally {
       server.close();
