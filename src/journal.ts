@@ -68,9 +68,12 @@ export interface JournalState {
 /** Sends one undo step and answers its status. */
 export type SendStep = (step: UndoStep, run: string) => Promise<number>;
 
+/** Who sends an undo step that names no token: the caller a request names by default. */
+const DEFAULT_SENDER: TokenName = 'classic';
+
 /** The request of an undo step: sent even after the run was interrupted, as the named token. */
 export const undoRequest = (step: UndoStep): RequestOptions => ({
-  method: step.method, path: step.path, as: step.as ?? 'classic', putBack: true, ...(step.body !== undefined ? { body: step.body } : {}),
+  method: step.method, path: step.path, as: step.as ?? DEFAULT_SENDER, putBack: true, ...(step.body !== undefined ? { body: step.body } : {}),
 });
 
 export class Journal {
@@ -101,8 +104,10 @@ export class Journal {
   }
 
   /** Records a change and how to undo it, before the write is sent; answers its id. */
-  record(change: string, undo: UndoStep[]): string {
+  record(change: string, given: UndoStep[]): string {
     const id = `${this.run}.${++this.seq}`;
+    // The file names the sender of each step, so another process needs no default to read it.
+    const undo = given.map((step) => ({ ...step, as: step.as ?? DEFAULT_SENDER }));
     this.append({ type: 'change', id, run: this.run, change, undo });
     this.entries.push({ id, run: this.run, change, undo });
     return id;

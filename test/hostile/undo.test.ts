@@ -51,6 +51,7 @@ describe('a run killed (SIGKILL) after a write', () => {
     const text = readFileSync(run.journal, 'utf8');
     for (const secret of profileSecrets(referenceProfile(ref.server))) expect(text).not.toContain(secret);
     expect(journalLines(run.journal).find((l) => l.type === 'run')).toMatchObject({ target: { baseUrl: ref.server.url.replace(/\/$/, '') } });
+    expect(journalLines(run.journal).find((l) => l.type === 'change')).toMatchObject({ undo: [{ method: 'PATCH', path: run.alert, body: { state: 'open' }, as: 'classic' }] });
 
     const next = await runCli(['--base-url', ref.url, '--profile', 'reference', '--grep', 'conditional.events-etag-quoted', '--report-dir', run.reportDir, '--quiet']);
     const warning = next.stderr.split('\n').find((l) => l.includes('warning'));
