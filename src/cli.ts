@@ -4,6 +4,7 @@ import { FAULTS } from '../reference/faults.js';
 import { proxyCommand, proxyOptions } from './commands/proxy.js';
 import { referenceCommand, referenceOptions } from './commands/reference.js';
 import { runCommand, runOptions } from './commands/run.js';
+import { undoCommand, undoOptions } from './commands/undo.js';
 import { validateCommand, validateOptions } from './commands/validate.js';
 import { EXIT, UserError } from './exit-codes.js';
 import { readPackageJson } from './paths.js';
@@ -24,6 +25,7 @@ export async function main(argv: string[]): Promise<void> {
       .command('$0', 'Run the conformance suites and write reports', runOptions, runCommand)
       .command('reference', 'Serve the reference implementation of both spec documents', referenceOptions, referenceCommand)
       .command('proxy', 'Record an API to fixtures, or replay them offline (record/replay proxy)', proxyOptions, proxyCommand)
+      .command('undo <journal>', 'Undo the changes a run left in its journal (it was killed, or an undo failed)', undoOptions, undoCommand)
       .command('validate <resource> <file>', 'Grade a saved JSON document against a resource schema', validateOptions, validateCommand)
       .command('faults', 'List the named faults the reference can be started with', (y) => y.option('json', { type: 'boolean', default: false }), (args) => {
         if (args.json) {
@@ -36,7 +38,7 @@ export async function main(argv: string[]): Promise<void> {
       .help()
       .alias('h', 'help')
       .version(readPackageJson<{ version: string }>('package.json').version)
-      .epilogue('Exit codes: 0 nothing failed, 1 a check failed, 2 usage or profile error (a wrong prefix, every token rejected, nothing selected or nothing checked), 3 target unreachable or not answering this API, 4 request budget or rate limit exhausted, 130 interrupted (changes undone, reports written).')
+      .epilogue('Exit codes: 0 nothing failed, 1 a check failed, 2 usage or profile error (a wrong prefix, every token rejected, nothing selected or nothing checked), 3 target unreachable or not answering this API, 4 request budget or rate limit exhausted, 5 (undo) a change could not be undone, 130 interrupted (changes undone, reports written).')
       .fail((message, err) => {
         if (err) throw err;
         throw new UserError(withSuggestion(message.split('\n')[0] ?? 'invalid usage', flagsOf(cli), commands));

@@ -1,9 +1,11 @@
 /**
  * The only way a suite talks to a target. It owns the request budget, the per-request timeout,
- * pacing from the rate-limit headers and X-Poll-Interval, and the redacted transcript, so no
- * suite can forget them.
+ * pacing from the rate-limit headers, Retry-After and X-Poll-Interval (each wait capped, all waits
+ * bounded together), the run's one clock (every wait and request ends on Ctrl-C), and the redacted
+ * transcript, so no suite can forget them.
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { request as undiciRequest } from 'undici';
 import { SESSION_HEADER } from '../proxy/protocol.js';
 import { matchEndpoint } from '../spec/catalogue.js';
@@ -23,11 +25,20 @@ export interface ClientOptions {
   /** Largest answer body read; a larger one is no answer. */
   maxBodyBytes?: number;
   maxRequests: number;
-  /** Longest the client will wait for a rate-limit window to reset before giving up. */
+  /** Longest single wait the target may ask for (X-Poll-Interval, Retry-After, a rate-limit reset). */
   maxWaitMs?: number;
-  sleep?: (ms: number) => Promise<void>;
+  /** Bound on all the waits the target asks for in a run together. */
+  maxTotalWaitMs?: number;
+  /** The run's interruption (Ctrl-C): ends waits and requests in flight, except put-backs. */
+  signal?: AbortSignal;
+  /** Told of each wait the target asked for, as it starts. */
+  onWait?: (ms: number, asked: string) => void;
   now?: () => number;
 }
+
+/** Defaults of --max-wait and --max-total-wait: a one-minute rate-limit window or poll interval is waited out, a day is not. */
+export const DEFAULT_MAX_WAIT_S = 90;
+export const DEFAULT_MAX_TOTAL_WAIT_S = 300;
 
 export interface RequestOptions {
   method?: string;
@@ -39,8 +50,10 @@ export interface RequestOptions {
   body?: unknown;
   /** A second request to the same URL that the check makes on purpose (conditional request): waits for X-Poll-Interval. */
   poll?: boolean;
-  /** Send even when the rate-limit headers say the window is spent (only the opted-in exhaustion check does). */
+  /** Send even when the rate-limit headers say the window is spent, and take a throttled answer as it is (only the opted-in exhaustion check does). */
   unpaced?: boolean;
+  /** An undo step of the journal: sent, and its waits waited, even after the run was interrupted. */
+  putBack?: boolean;
   /**
    * A GET this run already had answered with a 2xx is not sent again: that reply is returned. For
    * controls and repeated reads of fixed data (search), so they cost no rate-limit window.
@@ -62,6 +75,14 @@ export interface Reply {
 
 export class TargetUnreachable extends Error {}
 export class BudgetExhausted extends Error {}
+/** The run was interrupted (Ctrl-C) while this request or wait was under way. */
+export class Interrupted extends Error {
+  constructor() {
+    super('interrupted (Ctrl-C)');
+  }
+}
+/** The target asked for a wait longer than allowed, or the run's waiting is spent: the request is not sent. */
+export class WaitRefused extends Error {}
 
 /** Default of the whole time one exchange may take (--total-timeout). */
 export const TOTAL_TIMEOUT_MS = 60_000;
@@ -77,8 +98,9 @@ export class Client {
   private readonly redactor: Redactor;
   private readonly rates = new Map<string, RateState>();
   private readonly lastPoll = new Map<string, { at: number; interval: number }>();
-  private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
+  /** Milliseconds waited so far at the target's request. */
+  private waited = 0;
   /** Each run is its own session on a replaying proxy: sequences and synthesized counters start afresh. */
   private readonly session = `run-${randomUUID()}`;
   /** Exchanges recorded since the last call of `take()`. */
@@ -92,7 +114,6 @@ export class Client {
 
   constructor(private readonly opts: ClientOptions, secrets: readonly string[]) {
     this.redactor = new Redactor(secrets);
-    this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     this.now = opts.now ?? Date.now;
     this.accept = opts.names.mediaType;
   }
@@ -141,7 +162,31 @@ export class Client {
     return this.opts.profile.tokens?.[name]?.value;
   }
 
+  /** Waits `ms`, ending early with Interrupted when the run is interrupted: the run's one clock, for suites too. */
+  async sleep(ms: number, signal: AbortSignal | undefined = this.opts.signal): Promise<void> {
+    try {
+      await delay(ms, undefined, signal ? { signal } : {});
+    } catch (err) {
+      if (signal?.aborted) throw new Interrupted();
+      throw err;
+    }
+  }
+
+  /**
+   * Sends a request; a throttled answer (429, or 403 with Retry-After or no request left in the window)
+   * is waited out within the caps and the request sent once more.
+   */
   async send(req: RequestOptions): Promise<Reply> {
+    const reply = await this.sendOnce(req);
+    const asked = req.unpaced ? undefined : throttled(reply, this.now());
+    if (!asked) return reply;
+    await this.waitAsked(asked.ms, asked.what, req.putBack ? undefined : this.opts.signal);
+    return this.sendOnce(req);
+  }
+
+  private async sendOnce(req: RequestOptions): Promise<Reply> {
+    const signal = req.putBack ? undefined : this.opts.signal;
+    if (signal?.aborted) throw new Interrupted();
     if (this.count >= this.opts.maxRequests) throw new BudgetExhausted(`request budget of ${this.opts.maxRequests} spent`);
     const method = (req.method ?? 'GET').toUpperCase();
     const url = `${req.root ?? this.root}${req.path}`;
@@ -172,9 +217,9 @@ export class Client {
 
     const pathOnly = req.path.split('?')[0] ?? req.path;
     const category = matchEndpoint(method, pathOnly)?.endpoint.category ?? (pathOnly === '/rate_limit' ? null : 'core');
-    if (category && !req.unpaced) await this.pace(`${category}:${caller}`);
+    if (category && !req.unpaced) await this.pace(`${category}:${caller}`, signal);
     const pollKey = `${method} ${url} ${headers.authorization ?? ''}`;
-    if (req.poll) await this.waitForPoll(pollKey);
+    if (req.poll) await this.waitForPoll(pollKey, signal);
 
     const record: ExchangeRecord = {
       id: this.transcript.length + 1,
@@ -193,7 +238,8 @@ export class Client {
     try {
       // undici's request() does not follow redirects: a 301 is seen as a 301.
       const res = await undiciRequest(url, {
-        method: method as 'GET', headers, body: payload, headersTimeout: this.opts.timeoutMs, bodyTimeout: this.opts.timeoutMs, signal: whole,
+        method: method as 'GET', headers, body: payload, headersTimeout: this.opts.timeoutMs, bodyTimeout: this.opts.timeoutMs,
+        signal: signal ? AbortSignal.any([whole, signal]) : whole,
       });
       status = res.statusCode;
       responseHeaders = {};
@@ -204,6 +250,11 @@ export class Client {
       text = utf8.decode(body.bytes());
     } catch (err) {
       record.durationMs = this.now() - started;
+      if (signal?.aborted) {
+        const interrupted = new Interrupted();
+        record.error = interrupted.message;
+        throw interrupted;
+      }
       record.error = whole.aborted ? `no complete answer within ${totalMs} ms` : describeNetworkError(err, this.opts.timeoutMs);
       throw new TargetUnreachable(`${method} ${this.redactor.text(url)}: ${record.error}`);
     }
@@ -244,17 +295,31 @@ export class Client {
     return token?.login ? `user:${token.login}` : `token:${name}`;
   }
 
-  /** Waits when the last response said this caller's window of this category has no request left. */
-  private async pace(key: string): Promise<void> {
+  /** Waits when the last response said this caller's window of this category has no request left; a window spent for longer than one wait may last stops the run. */
+  private async pace(key: string, signal: AbortSignal | undefined): Promise<void> {
     const state = this.rates.get(key);
     if (!state || state.remaining > 0) return;
     const wait = state.reset * 1000 - this.now() + 1000;
     if (wait <= 0) return;
-    if (wait > (this.opts.maxWaitMs ?? 120_000)) {
-      throw new BudgetExhausted(`rate limit ${key.split(':')[0]} spent until ${new Date(state.reset * 1000).toISOString()}`);
-    }
-    await this.sleep(wait);
+    const until = new Date(state.reset * 1000).toISOString();
+    if (wait > this.maxWait) throw new BudgetExhausted(`rate limit ${key.split(':')[0]} spent until ${until}, ${seconds(wait)} s away, longer than the ${seconds(this.maxWait)} s a wait may last (--max-wait)`);
+    await this.waitAsked(wait, `X-RateLimit-Remaining: 0 until ${until}`, signal);
     this.rates.delete(key);
+  }
+
+  private get maxWait(): number {
+    return this.opts.maxWaitMs ?? DEFAULT_MAX_WAIT_S * 1000;
+  }
+
+  /** A wait the target asked for (`asked` quotes how), within the longest single wait and the run's total. */
+  private async waitAsked(ms: number, asked: string, signal: AbortSignal | undefined): Promise<void> {
+    const total = this.opts.maxTotalWaitMs ?? DEFAULT_MAX_TOTAL_WAIT_S * 1000;
+    const wanted = `the target asked to wait ${seconds(ms)} s (${asked})`;
+    if (ms > this.maxWait) throw new WaitRefused(`${wanted}, longer than the ${seconds(this.maxWait)} s a wait may last (--max-wait)`);
+    if (this.waited + ms > total) throw new WaitRefused(`${wanted}, and the run has waited ${seconds(this.waited)} s of the ${seconds(total)} s allowed in all (--max-total-wait)`);
+    this.waited += ms;
+    this.opts.onWait?.(ms, asked);
+    await this.sleep(ms, signal);
   }
 
   private observeRate(key: string, headers: Record<string, string>): void {
@@ -266,16 +331,36 @@ export class Client {
     }
   }
 
-  private async waitForPoll(key: string): Promise<void> {
+  private async waitForPoll(key: string, signal: AbortSignal | undefined): Promise<void> {
     const last = this.lastPoll.get(key);
     if (!last) return;
     const wait = last.at + last.interval - this.now();
-    if (wait > 0) await this.sleep(wait);
+    if (wait > 0) await this.waitAsked(wait, `X-Poll-Interval: ${last.interval / 1000}`, signal);
   }
 }
 
 /** As undici's body.text() decodes: UTF-8, a leading byte order mark dropped. */
 const utf8 = new TextDecoder();
+
+const seconds = (ms: number) => Math.round(ms / 100) / 10;
+
+/**
+ * How long a throttled answer asks to wait: a 429, or a 403 with Retry-After (seconds or an HTTP date)
+ * or with no request left in the window (until X-RateLimit-Reset). A 429 saying neither is left to the check.
+ */
+function throttled(reply: Reply, now: number): { ms: number; what: string } | undefined {
+  if (reply.status !== 429 && reply.status !== 403) return undefined;
+  const retryAfter = reply.headers['retry-after'];
+  if (retryAfter !== undefined) {
+    const ms = /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) * 1000 : Date.parse(retryAfter) - now;
+    if (Number.isFinite(ms)) return { ms: Math.max(ms, 0), what: `Retry-After: ${retryAfter} on a ${reply.status}` };
+  }
+  const reset = Number(reply.headers['x-ratelimit-reset']);
+  if (reply.headers['x-ratelimit-remaining'] === '0' && Number.isFinite(reset)) {
+    return { ms: Math.max(reset * 1000 - now + 1000, 0), what: `X-RateLimit-Remaining: 0 on a ${reply.status}, reset ${reset}` };
+  }
+  return undefined;
+}
 
 function lower(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));

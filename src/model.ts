@@ -8,7 +8,7 @@ export type Outcome = (typeof OUTCOMES)[number];
 /** Why a check did not run. A fixed list, so reports and baselines can group by it. */
 export const SKIP_REASONS = [
   'missing-token', 'missing-resource', 'writes-not-allowed', 'opt-in-required', 'feature-retired', 'budget-exhausted', 'interrupted', 'inconclusive', 'setup-failed',
-  'token-rejected', 'rate-limiting-off', 'media-type-refused', 'bearer-refused',
+  'token-rejected', 'rate-limiting-off', 'media-type-refused', 'bearer-refused', 'wait-too-long',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
@@ -27,10 +27,11 @@ export const SKIP_FIXES: Record<SkipReason, string> = {
   'rate-limiting-off': 'nothing, unless rate limiting can be turned on for the target',
   'media-type-refused': 'make the target accept the recommended media type',
   'bearer-refused': 'make the target accept tokens sent as "Bearer <TOKEN>"',
+  'wait-too-long': 'raise --max-wait (one wait) or --max-total-wait (all waits of the run), or run when the target asks for shorter waits',
 };
 
 /** Why a run did not run its checks (or checked nothing): one diagnosis, see the CLI's exit codes. */
-export const STOP_REASONS = ['unreachable', 'server-error', 'not-json', 'wrong-api-root', 'credentials-rejected', 'nothing-checked', 'budget-exhausted'] as const;
+export const STOP_REASONS = ['unreachable', 'server-error', 'not-json', 'wrong-api-root', 'credentials-rejected', 'nothing-checked', 'budget-exhausted', 'interrupted'] as const;
 export type StopReason = (typeof STOP_REASONS)[number];
 
 export interface Finding {
@@ -76,6 +77,6 @@ export interface RunResult {
   restoration: { restored: number; leaks: { change: string; reason: string }[] };
   /** Problems of the setup found before the checks that did not stop the run; the checks they affect are skipped naming them. */
   notices: string[];
-  /** Set when the run could not be carried out as a whole (a broken setup found before any check, a spent budget, nothing checked). */
+  /** Set when the run could not be carried out as a whole (a broken setup found before any check, a spent budget, nothing checked, Ctrl-C). */
   stopped?: { reason: StopReason; message: string };
 }

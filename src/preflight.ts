@@ -5,7 +5,7 @@
  * resource absent) becomes one notice, and the checks that declare that need are skipped naming it.
  */
 import type { VendorNames } from '../spec/vendor.js';
-import { BudgetExhausted, TargetUnreachable, type Client, type Reply } from './client.js';
+import { BudgetExhausted, Interrupted, TargetUnreachable, WaitRefused, type Client, type Reply } from './client.js';
 import type { RunResult, SkipReason } from './model.js';
 import type { Profile, TokenName } from './profile.js';
 import type { CheckSpec } from './suite.js';
@@ -44,7 +44,9 @@ export async function preflight(client: Client, profile: Profile, names: VendorN
     await probe(client, profile, names, found);
   } catch (err) {
     if (err instanceof TargetUnreachable) found.stop = { reason: 'unreachable', message: err.message };
-    else if (err instanceof BudgetExhausted) found.stop = { reason: 'budget-exhausted', message: err.message };
+    // A target that asks the preflight to wait past the caps has spent what the run may send it.
+    else if (err instanceof BudgetExhausted || err instanceof WaitRefused) found.stop = { reason: 'budget-exhausted', message: err.message };
+    else if (err instanceof Interrupted) found.stop = { reason: 'interrupted', message: err.message };
     else throw err;
   }
   // The probes belong to no check; they stay in the transcript.

@@ -8,9 +8,9 @@ import { vendorNames } from '../spec/vendor.js';
 import { referenceProfile } from '../reference/profile.js';
 import { startReference, type RunningReference } from '../reference/server.js';
 import { SUITES } from '../suites/index.js';
-import { BudgetExhausted, Client, TargetUnreachable } from './client.js';
+import { BudgetExhausted, Client, Interrupted, TargetUnreachable, WaitRefused } from './client.js';
 import { UserError } from './exit-codes.js';
-import { Journal } from './journal.js';
+import { Journal, undoRequest } from './journal.js';
 import { preflight, unmetNeed, type Preflight } from './preflight.js';
 import { nothingChecked, tokenlessNotice } from './skips.js';
 import { OUTCOMES, type CheckResult, type Outcome, type RunResult } from './model.js';
@@ -41,12 +41,19 @@ export interface RunOptions {
   totalTimeoutMs?: number;
   /** Largest answer body read. */
   maxBodyBytes?: number;
+  /** Longest single wait the target may ask for, and bound on all of them (see Client). */
+  maxWaitMs?: number;
+  maxTotalWaitMs?: number;
+  /** Where each change is journaled before it is sent, so a run that dies can be undone (`conformance undo`). Not used for the embedded reference, which dies with the run. */
+  journalFile?: string;
+  /** Each wait the target asked for, as it starts. */
+  onWait?: (ms: number, asked: string) => void;
   /** Faults for the embedded reference (self-tests). */
   referenceFaults?: string[];
   onCheck?: (result: CheckResult, index: number, total: number) => void;
   /** The setup problems found before the checks (also in the result's notices), as soon as they are known. */
   onNotices?: (notices: string[]) => void;
-  /** Aborting skips the remaining checks; what was changed is still undone and reported. */
+  /** Aborting ends the check in progress (its waits and requests) and skips the rest; what was changed is still undone and reported. */
   signal?: AbortSignal;
 }
 
@@ -98,6 +105,8 @@ export async function runConformance(given: RunOptions = {}): Promise<RunResult>
   const names = vendorNames(profile.vendor ?? 'service');
   const client = new Client({
     profile, names, timeoutMs: options.timeoutMs ?? 15_000, totalTimeoutMs: options.totalTimeoutMs, maxBodyBytes: options.maxBodyBytes, maxRequests: options.maxRequests ?? 5_000,
+    ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}), ...(options.maxTotalWaitMs !== undefined ? { maxTotalWaitMs: options.maxTotalWaitMs } : {}),
+    ...(options.signal ? { signal: options.signal } : {}), ...(options.onWait ? { onWait: options.onWait } : {}),
   }, profileSecrets(profile));
   const result: RunResult = {
     formatVersion: 1,
@@ -111,7 +120,9 @@ export async function runConformance(given: RunOptions = {}): Promise<RunResult>
     transcript: client.transcript,
     restoration: { restored: 0, leaks: [] },
   };
-  const journal = new Journal();
+  const journal = new Journal(embedded ? undefined : options.journalFile, () => ({
+    baseUrl: withoutUserinfo(profile.base_url), prefix: profile.prefix ?? '', vendor: profile.vendor ?? 'service', accept: client.accept, scheme: client.scheme,
+  }));
   try {
     const planned = planChecks(profile, options);
     const found = await preflight(client, profile, names);
@@ -132,9 +143,13 @@ export async function runConformance(given: RunOptions = {}): Promise<RunResult>
     }
     const nothing = result.stopped || options.signal?.aborted ? undefined : nothingChecked(result.checks, profile);
     if (nothing) result.stopped = { reason: 'nothing-checked', message: client.redact(nothing) };
+    if (options.signal?.aborted && !result.stopped) {
+      const skipped = result.checks.filter((c) => c.skipReason === 'interrupted').length;
+      result.stopped = { reason: 'interrupted', message: `interrupted (Ctrl-C): ${skipped} of ${planned.length} checks skipped` };
+    }
   } finally {
     // Undo what the writing checks changed, newest first, even after a failure.
-    await journal.unwind().catch(() => undefined);
+    await journal.unwind(async (step) => (await client.send(undoRequest(step))).status).catch(() => undefined);
     client.take();
     result.restoration = { restored: journal.restored, leaks: journal.leaks.map((l) => ({ ...l, change: client.redact(l.change) })) };
     await embedded?.close();
@@ -175,10 +190,13 @@ async function runCheck(
   try {
     await spec.run(t);
   } catch (err) {
-    if (err instanceof SkipSignal) {
+    const skip = err instanceof SkipSignal ? err
+      : err instanceof Interrupted ? new SkipSignal('interrupted', err.message)
+        : err instanceof WaitRefused ? new SkipSignal('wait-too-long', err.message) : undefined;
+    if (skip) {
       // A failure seen before the check had to stop stands.
-      if (!t.failures.length) return finish('skip', err.message, t, err.reason);
-      t.info(`then stopped: ${err.message}`);
+      if (!t.failures.length) return finish('skip', skip.message, t, skip.reason);
+      t.info(`then stopped: ${skip.message}`);
     } else if (err instanceof BudgetExhausted) return finish('skip', err.message, t, 'budget-exhausted');
     else if (err instanceof TargetUnreachable) t.fail(err.message);
     else t.fail(`the check could not complete: ${(err as Error).message}`);
@@ -188,4 +206,12 @@ async function runCheck(
   if (t.unjudged.length) return finish('skip', t.unjudged.map((f) => f.message).slice(0, 3).join('; '), t, 'inconclusive');
   if (spec.observes) return finish('info', t.notes.map((f) => f.message).join('; ') || 'observed', t);
   return finish('pass', t.notes.map((f) => f.message).join('; '), t);
+}
+
+/** A base URL as the journal keeps it: credentials in it stay out of the file. */
+function withoutUserinfo(url: string): string {
+  const u = new URL(url);
+  u.username = '';
+  u.password = '';
+  return u.href.replace(/\/+$/, '');
 }

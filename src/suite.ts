@@ -89,6 +89,11 @@ export class CheckContext {
     return this.client.send(this.anonymous && req.as === undefined ? { ...req, as: null } : req);
   }
 
+  /** A wait of the check's own (letting the target settle): on the run's clock, so Ctrl-C ends it. */
+  sleep(ms: number): Promise<void> {
+    return this.client.sleep(ms);
+  }
+
   fail(message: string, path?: string): void {
     this.failures.push({ message, ...(path ? { path } : {}) });
   }

@@ -4,7 +4,6 @@
  * (document 2, Endpoints), so each rule is tried there too, and the rules the repository checks
  * leave open (tool_guid, exact page sizes, the `before` cursor) on both.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { LIMITS } from '../spec/limits.js';
 import { DISMISSED_REASONS } from '../spec/vocabulary.js';
 import type { Reply } from '../src/client.js';
@@ -190,7 +189,7 @@ const orgSortUpdated: CheckSpec = {
     const oldest = (await alerts(t, REPO.path(t, '?state=open&sort=created&direction=asc&per_page=1')))?.items[0]?.number;
     if (!oldest) return t.skip('missing-resource', `${repo} has no open alert to update`);
     // Whole-second timestamps: the update waits for the next second so it is the latest.
-    await sleep(1100);
+    await t.sleep(1100);
     const r = await patchAlert(t, `/repos/${repo}/code-scanning/alerts/${oldest}`, { state: 'dismissed', dismissed_reason: 'used in tests' });
     if (!t.expectStatus(r, [200], `dismissing alert ${oldest}`)) return;
     const first = (await alerts(t, ORG.path(t, '?state=dismissed&sort=updated&direction=desc&per_page=1')))?.items[0];

@@ -28,14 +28,13 @@ export function link(reply: Reply, rel: string): string | undefined {
   return m?.[1];
 }
 
-/** A PATCH of an alert (as the classic token unless `as` says); an admitted dismissal is journaled, so the alert is reopened at the end of the run. */
-export async function patchAlert(t: CheckContext, path: string, body: object, as?: TokenName): Promise<Reply> {
-  const r = await t.request({ method: 'PATCH', path, body, ...(as ? { as } : {}) });
-  if (r.status === 200 && (r.json as AlertState | undefined)?.state === 'dismissed') {
-    t.journal.record(`alert ${path} dismissed`, async () => {
-      const back = await t.client.send({ method: 'PATCH', path, body: { state: 'open' } });
-      if (back.status !== 200) throw new Error(`reopening answered ${back.status}`);
-    });
-  }
-  return r;
+/**
+ * A PATCH of an alert (as the classic token unless `as` says). Any but a reopen is journaled before it
+ * is sent, so a dismissal is reopened at the end of the run; one that did not dismiss is settled as not made.
+ */
+export async function patchAlert(t: CheckContext, path: string, body: Record<string, unknown>, as?: TokenName): Promise<Reply> {
+  const send = () => t.request({ method: 'PATCH', path, body, ...(as ? { as } : {}) });
+  if (body.state === 'open') return send();
+  const reopen = { method: 'PATCH', path, body: { state: 'open' }, ok: [200] };
+  return t.journal.journaled(`alert ${path} dismissed`, [reopen], send, (r) => r.status === 200 && (r.json as AlertState | undefined)?.state === 'dismissed');
 }

@@ -1,5 +1,4 @@
 /** Code scanning alerts: refusals, the organization listing, filters, ordering, page size, cursors, and (with writes allowed) the PATCH transitions. */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { LIMITS } from '../spec/limits.js';
 import type { Reply } from '../src/client.js';
 import { expectRefusal } from '../src/refusal.js';
@@ -248,7 +247,7 @@ export const codeScanningSuite: Suite = {
       if (!oldest) return t.skip('missing-resource', `${repo} has no open alert to update`);
       // Earlier checks updated alerts moments ago; a server keeping whole seconds may order ties
       // any way, so this update waits for the next second.
-      await sleep(1100);
+      await t.sleep(1100);
       if (!t.expectStatus(await patch(t, repo, oldest, { state: 'dismissed', dismissed_reason: 'used in tests' }), [200], `dismissing alert ${oldest}`)) return;
       // The listing's default state is not shown, so the dismissed alert is looked for among the dismissed ones.
       const first = (await alerts(t, alertsPath(t, '?state=dismissed&sort=updated&direction=desc&per_page=1')))?.items[0]?.number;

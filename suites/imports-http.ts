@@ -1,5 +1,4 @@
 /** Requests the import checks share: starting an import (journaled for deletion) and following its course. */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Reply } from '../src/client.js';
 import type { CheckContext } from '../src/suite.js';
 
@@ -32,14 +31,17 @@ export function url(t: CheckContext, course: string): string {
 
 const importChange = (repo: string) => `import into ${repo}`;
 
+/** Deleting the import in a repository: gone already counts. */
+const deleteImport = (t: CheckContext, repo: string) => [{ method: 'DELETE', path: importPath(t, repo), ok: [204, 404] }];
+
 /** Journals the import in a repository for deletion at the end of the run. */
 export function journalImport(t: CheckContext, repo = t.resources.import_repo!): void {
-  const path = importPath(t, repo);
-  t.journal.record(importChange(repo), async () => {
-    const d = await t.client.send({ method: 'DELETE', path });
-    if (d.status !== 204 && d.status !== 404) throw new Error(`DELETE answered ${d.status}`);
-  });
+  t.journal.record(importChange(repo), deleteImport(t, repo));
 }
+
+/** Sends a PUT that starts an import, journaled first for deletion at the end of the run; a start refused is settled as not made. */
+export const putImport = (t: CheckContext, put: () => Promise<Reply>, repo = t.resources.import_repo!): Promise<Reply> =>
+  t.journal.journaled(importChange(repo), deleteImport(t, repo), put, (r) => r.status === 201);
 
 /**
  * Whether the run started an import in the repository: a start succeeds only where no import is, so
@@ -54,9 +56,8 @@ export async function start(t: CheckContext, body: Record<string, unknown>, repo
   if (existing.status === 503) return t.skip('feature-retired', 'the source import interface answers 503 (retired)');
   // Only a 404 says there is none: a read refused to this caller may hide one that a PUT would meet.
   if (existing.status !== 404) await t.request({ method: 'DELETE', path });
-  const r = await t.request({ method: 'PUT', path, body });
+  const r = await putImport(t, () => t.request({ method: 'PUT', path, body }), repo);
   if (r.status === 503) return t.skip('feature-retired', 'the source import interface answers 503 (retired)');
-  if (r.status === 201) journalImport(t, repo);
   return r;
 }
 
@@ -73,7 +74,7 @@ export async function follow(t: CheckContext, until: (r: ImportRecord) => boolea
     seen.push(record);
     if (until(record)) return seen;
     // Progress on a real server takes time: wait only when nothing moved since the last poll.
-    if (last && last.status === record.status && last.percent === record.percent && last.push_percent === record.push_percent) await sleep(1000);
+    if (last && last.status === record.status && last.percent === record.percent && last.push_percent === record.push_percent) await t.sleep(1000);
   }
   return t.skip('inconclusive', `the import did not settle within ${MAX_POLLS} polls or ${MAX_WAIT_MS / 1000} s; last status ${seen.at(-1)?.status}`);
 }

@@ -4,7 +4,6 @@
  * `participating`, marking read user-wide and limited to one repository, the subscription's
  * `ignored` default, and classic-only on the endpoints besides GET /notifications.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { LIMITS } from '../spec/limits.js';
 import { NOT_CLASSIC_TOKENS } from '../src/profile.js';
 import { expectRefusal } from '../src/refusal.js';
@@ -177,7 +176,7 @@ const unreadEverywhere = (t: CheckContext) => everyPage(t, '/notifications', LIM
 async function settledUnread(t: CheckContext): Promise<Thread[]> {
   let last = await unreadEverywhere(t);
   for (let attempt = 0; attempt < 5 && last; attempt++) {
-    await sleep(1000);
+    await t.sleep(1000);
     const now = await unreadEverywhere(t);
     if (now && ids(now) === ids(last)) return now;
     last = now;
@@ -186,7 +185,7 @@ async function settledUnread(t: CheckContext): Promise<Thread[]> {
 }
 
 /** After a 202 the marking finishes in the background: a bounded wait before looking. */
-const settle = async (status: number) => (status === 202 ? sleep(1500) : undefined);
+const settle = async (t: CheckContext, status: number) => (status === 202 ? t.sleep(1500) : undefined);
 
 export const notificationWriteChecks: CheckSpec[] = [
   {
@@ -201,7 +200,7 @@ export const notificationWriteChecks: CheckSpec[] = [
       const r = await t.request({ method: 'PUT', path: '/notifications', body: { last_read_at: pivot } });
       t.journal.irreversible(`threads updated at or before ${pivot} marked read`, 'the API offers no way to mark threads unread');
       if (!t.expectStatus(r, [202, 205], 'PUT /notifications with last_read_at')) return;
-      await settle(r.status);
+      await settle(t, r.status);
       const still = (await unreadEverywhere(t)) ?? [];
       const early = still.filter((x) => at(x) <= Date.parse(pivot));
       if (early.length) t.fail(`${early.length} threads updated at or before ${pivot} are still unread`);
@@ -221,7 +220,7 @@ export const notificationWriteChecks: CheckSpec[] = [
       const r = await t.request({ method: 'PUT', path: repoPath(t), body: { last_read_at: newest } });
       t.journal.irreversible(`threads of ${repo} updated at or before ${newest} marked read`, 'the API offers no way to mark threads unread');
       if (!t.expectStatus(r, [202, 205], `PUT ${repoPath(t)}`)) return;
-      await settle(r.status);
+      await settle(t, r.status);
       const still = new Set(((await unreadEverywhere(t)) ?? []).map((x) => x.id));
       const marked = elsewhere.filter((x) => !still.has(x.id));
       if (marked.length) t.fail(`${marked.length} threads of other repositories were marked read too, e.g. ${marked[0]!.id} of ${marked[0]!.repository?.full_name}`);
@@ -242,7 +241,7 @@ export const notificationWriteChecks: CheckSpec[] = [
       if (r.status === 205) return t.info(`answered 205: ${batch} threads were marked at once, so no 202 to inspect`);
       const message = (t.body<{ message?: unknown }>(r))?.message;
       if (typeof message !== 'string') t.fail(`the 202 body is ${r.text.slice(0, 100)}, without a message string`);
-      await settle(r.status);
+      await settle(t, r.status);
     },
   },
   {
@@ -262,7 +261,7 @@ export const notificationWriteChecks: CheckSpec[] = [
       for (let attempt = 0; attempt < 5; attempt++) {
         left = (await threads(t, `${path}?per_page=${LIMITS.notifications.repoMaxPerPage}`)) ?? [];
         if (!left.length) break;
-        await sleep(1000);
+        await t.sleep(1000);
       }
       if (left.length) t.fail(`${left.length} threads of ${repo} are still unread, e.g. ${left[0]!.id} updated ${left[0]!.updated_at}`);
     },

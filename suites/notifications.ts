@@ -1,5 +1,4 @@
 /** Notifications: ordering, page caps and the listing filters; with writes allowed, marking as read and the subscription transitions. */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { LIMITS } from '../spec/limits.js';
 import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
 import { notificationReadChecks, notificationWriteChecks } from './notification-variants.js';
@@ -118,7 +117,7 @@ export const notificationsSuite: Suite = {
         for (let attempt = 0; attempt < 5; attempt++) {
           still = (await threads(t, `${path}?per_page=100`)) ?? [];
           if (!still.some((x) => Date.parse(x.updated_at) <= Date.parse(pivot)) || r.status === 205) break;
-          await sleep(1000);
+          await t.sleep(1000);
         }
         const early = still.filter((x) => Date.parse(x.updated_at) <= Date.parse(pivot));
         if (early.length) t.fail(`${early.length} threads updated at or before ${pivot} are still unread`);

@@ -6,7 +6,7 @@ import type { Endpoint } from '../spec/catalogue.js';
 import type { Reply, RequestOptions } from '../src/client.js';
 import type { ProfileResources, TokenName } from '../src/profile.js';
 import type { CheckContext } from '../src/suite.js';
-import { journalImport, startedImport } from './imports-http.js';
+import { journalImport, putImport, startedImport } from './imports-http.js';
 import { keepSubscription } from './notifications-http.js';
 import { setupRequest } from './token-schemes.js';
 
@@ -291,9 +291,8 @@ export async function ensureImport(t: CheckContext, who?: Identity): Promise<voi
   const source = importSource(t);
   if (!source) return;
   if ((await setupRequest(t, { path, ...as(who) })).status !== 404) return;
-  const r = await t.request({ method: 'PUT', path, body: { vcs: 'subversion', vcs_url: source }, ...as(who) });
+  const r = await putImport(t, () => t.request({ method: 'PUT', path, body: { vcs: 'subversion', vcs_url: source }, ...as(who) }));
   if (r.status !== 201) return;
-  journalImport(t);
   // Follow it a few steps so authors and large files exist.
   for (let i = 0; i < 8; i++) await t.request({ path, ...as(who) });
 }

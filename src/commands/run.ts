@@ -1,5 +1,6 @@
 /** The default command: run the suites against a target (or the embedded reference) and write reports. */
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Argv } from 'yargs';
 import { consoleSummary, progressLine } from '../../reports/console.js';
 import { compare, comparisonLines, gateExitCode, loadBaseline, loadExpectations } from '../../reports/gate.js';
@@ -8,7 +9,9 @@ import { referenceProfileAt } from '../../reference/profile.js';
 import { requirement } from '../../spec/requirements/index.js';
 import { DEFAULT_MAX_BODY_MB, maxBodyBytes } from '../bounds.js';
 import { TOTAL_TIMEOUT_MS } from '../client.js';
+import { DEFAULT_MAX_TOTAL_WAIT_S, DEFAULT_MAX_WAIT_S } from '../client.js';
 import { EXIT, UserError } from '../exit-codes.js';
+import { JOURNAL_FILE } from '../journal.js';
 import type { RunResult, StopReason } from '../model.js';
 import { loadProfile, type Profile } from '../profile.js';
 import { planChecks, runConformance } from '../runner.js';
@@ -29,6 +32,8 @@ export function runOptions(y: Argv) {
     .option('timeout', { type: 'number', default: 15, describe: 'Seconds the target may stay silent, before an answer or within it' })
     .option('total-timeout', { type: 'number', default: TOTAL_TIMEOUT_MS / 1000, describe: 'Seconds for each whole answer, body included' })
     .option('max-body', { type: 'number', default: DEFAULT_MAX_BODY_MB, describe: 'Largest answer body read, in MB; a larger one fails the check' })
+    .option('max-wait', { type: 'number', default: DEFAULT_MAX_WAIT_S, describe: 'Longest wait in seconds the target may ask for (X-Poll-Interval, Retry-After, a rate-limit reset); a check asked to wait longer is skipped' })
+    .option('max-total-wait', { type: 'number', default: DEFAULT_MAX_TOTAL_WAIT_S, describe: 'Seconds the run may wait in all at the target\'s request; once spent, checks asked to wait are skipped' })
     .option('list', { type: 'boolean', default: false, describe: 'Print the checks that would run, without sending a request' })
     .option('only-failed', { type: 'string', describe: 'Rerun only the failures recorded in an earlier report.json' })
     .option('baseline', { type: 'string', describe: 'An earlier report.json: mark checks newly failing, newly passing or unchanged' })
@@ -40,14 +45,20 @@ export function runOptions(y: Argv) {
 type Args = Awaited<ReturnType<typeof runOptions>['argv']>;
 
 /** `--profile reference` names the built-in reference's own profile instead of a file. */
-const BUILTIN_PROFILE = 'reference';
+export const BUILTIN_PROFILE = 'reference';
+
+export function checkBaseUrl(url: string | undefined): void {
+  if (url !== undefined && !/^https?:\/\/[^/]/.test(url)) throw new UserError(`--base-url must be an http(s) URL, got "${url}"`);
+}
 
 export async function runCommand(args: Args): Promise<void> {
-  if (args['base-url'] !== undefined && !/^https?:\/\/[^/]/.test(args['base-url'])) throw new UserError(`--base-url must be an http(s) URL, got "${args['base-url']}"`);
+  checkBaseUrl(args['base-url']);
   if (!Number.isInteger(args['max-requests']) || args['max-requests'] < 1) throw new UserError('--max-requests must be a positive integer');
   if (!(args.timeout > 0)) throw new UserError('--timeout must be a positive number of seconds');
   if (!(args['total-timeout'] > 0)) throw new UserError('--total-timeout must be a positive number of seconds');
   const maxBody = maxBodyBytes(args['max-body']);
+  if (!(args['max-wait'] >= 0)) throw new UserError('--max-wait must be a number of seconds, 0 or more');
+  if (!(args['max-total-wait'] >= 0)) throw new UserError('--max-total-wait must be a number of seconds, 0 or more');
   if (args.profile === BUILTIN_PROFILE && !args['base-url']) throw new UserError(`--profile ${BUILTIN_PROFILE} needs --base-url (with neither, the built-in reference itself is the target)`);
   const profile: Profile | undefined = args.profile === BUILTIN_PROFILE ? await referenceProfileAt(args['base-url']!, args.vendor)
     : args.profile ? loadProfile(args.profile) : undefined;
@@ -67,11 +78,13 @@ export async function runCommand(args: Args): Promise<void> {
   }
 
   const quiet = args.quiet;
-  // Ctrl-C ends the run after the check in progress; its changes are still undone and reported.
+  const journalFile = join(args['report-dir'], JOURNAL_FILE);
+  if (existsSync(journalFile)) process.stderr.write(`conformance: warning: ${journalFile} holds changes an earlier run did not undo; undo them with \`conformance undo ${journalFile} --profile <its profile>\`\n`);
+  // Ctrl-C ends the check in progress at once (its waits and requests); the changes are still undone and reported.
   const interrupt = new AbortController();
   const onSigint = () => {
-    if (interrupt.signal.aborted) process.exit(130);
-    process.stderr.write('conformance: interrupted; undoing changes (Ctrl-C again to quit at once)\n');
+    if (interrupt.signal.aborted) process.exit(EXIT.interrupted);
+    process.stderr.write(`conformance: interrupted; undoing changes (Ctrl-C again to quit at once, leaving them in ${journalFile})\n`);
     interrupt.abort();
   };
   process.on('SIGINT', onSigint);
@@ -83,6 +96,8 @@ export async function runCommand(args: Args): Promise<void> {
       suites: args.suite, grep: args.grep, only, strict: args.strict, exhaustRateLimit: args['exhaust-rate-limit'],
       ...(args['allow-writes'] !== undefined ? { allowWrites: args['allow-writes'] } : {}),
       maxRequests: args['max-requests'], timeoutMs: args.timeout * 1000, totalTimeoutMs: args['total-timeout'] * 1000, maxBodyBytes: maxBody,
+      // A wait long enough to look like a hang is said, with how to end it.
+      onWait: quiet ? undefined : (ms, asked) => { if (ms >= 5000) process.stderr.write(`conformance: waiting ${Math.round(ms / 1000)} s as the target asked (${asked}); Ctrl-C to stop\n`); },
       onCheck: quiet ? undefined : (check, i, total) => process.stderr.write(`${progressLine(check, i, total)}\n`),
       onNotices: (notices) => { for (const n of notices) process.stderr.write(`conformance: note: ${n}\n`); },
       signal: interrupt.signal,
@@ -100,10 +115,7 @@ export async function runCommand(args: Args): Promise<void> {
     for (const line of comparisonLines(comparison)) process.stdout.write(`${line}\n`);
   }
   process.stdout.write(`reports: ${files.join(', ')}\n`);
-  if (interrupt.signal.aborted) {
-    process.exitCode = 130;
-    return;
-  }
+  if (existsSync(journalFile)) process.stderr.write(`conformance: ${journalFile} keeps changes not undone; undo them with \`conformance undo ${journalFile} --profile <this run's profile>\`\n`);
   if (result.stopped) throw new UserError(result.stopped.message, STOP_EXIT[result.stopped.reason]);
   process.exitCode = gateExitCode(result, comparison, args['fail-on']);
 }
@@ -117,6 +129,7 @@ const STOP_EXIT: Record<StopReason, number> = {
   'credentials-rejected': EXIT.usage,
   'nothing-checked': EXIT.usage,
   'budget-exhausted': EXIT.budgetExhausted,
+  interrupted: EXIT.interrupted,
 };
 
 function failedIn(path: string): string[] {

@@ -24,6 +24,8 @@ export interface Alteration {
   instead?(req: IncomingMessage): Answer | undefined;
   /** The reference's answer, changed. */
   change?(req: IncomingMessage, answer: Answer): Answer;
+  /** Whether to leave the request unanswered, as a target that hangs. */
+  hangs?(req: IncomingMessage): boolean;
 }
 
 export interface AlteredReference {
@@ -164,6 +166,7 @@ export async function startAlteredReference(alteration: Alteration, options: Ref
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      if (alteration.hangs?.(req)) return;
       void answer(req, Buffer.concat(chunks)).then(
         (a) => {
           res.writeHead(a.status, { ...a.headers, 'content-length': String(Buffer.byteLength(a.body)) });
