@@ -96,6 +96,7 @@ export async function runCommand(args: Args): Promise<void> {
       suites: args.suite, grep: args.grep, only, strict: args.strict, exhaustRateLimit: args['exhaust-rate-limit'],
       ...(args['allow-writes'] !== undefined ? { allowWrites: args['allow-writes'] } : {}),
       maxRequests: args['max-requests'], timeoutMs: args.timeout * 1000, totalTimeoutMs: args['total-timeout'] * 1000, maxBodyBytes: maxBody,
+      maxWaitMs: args['max-wait'] * 1000, maxTotalWaitMs: args['max-total-wait'] * 1000, journalFile,
       // A wait long enough to look like a hang is said, with how to end it.
       onWait: quiet ? undefined : (ms, asked) => { if (ms >= 5000) process.stderr.write(`conformance: waiting ${Math.round(ms / 1000)} s as the target asked (${asked}); Ctrl-C to stop\n`); },
       onCheck: quiet ? undefined : (check, i, total) => process.stderr.write(`${progressLine(check, i, total)}\n`),
