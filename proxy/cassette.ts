@@ -10,10 +10,10 @@
  * edited by hand, or written just before a kill) every fixture is read, validated and keyed again,
  * and a writable cassette gets a new index.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../src/fs-atomic.js';
-import type { Interaction, RecordedRequest, StoredBody } from './interaction.js';
+import { isMethod, type Interaction, type RecordedRequest, type StoredBody } from './interaction.js';
 import { freshIdentityTable, type IdentityTable } from './identities.js';
 
 export const INDEX_FILE = 'index.json';
@@ -190,7 +190,8 @@ export class Cassette {
   }
 
   private load(): void {
-    const listed = readdirSync(this.dir).filter((f) => f.endsWith('.json') && !f.startsWith('.') && f !== INDEX_FILE && f !== META_FILE);
+    const listed = readdirSync(this.dir).filter((f) => isFixtureName(f) && f !== INDEX_FILE && f !== META_FILE);
+    for (const f of listed) ownFile(join(this.dir, f), f);
     const index = this.freshIndex(listed);
     if (index) {
       for (const [key, files] of Object.entries(index.interactions)) {
@@ -215,6 +216,7 @@ export class Cassette {
   /** The index when it describes the files present: the same names, none modified after it was written. */
   private freshIndex(listed: string[]): IndexFile | undefined {
     const path = join(this.dir, INDEX_FILE);
+    ownFile(path, INDEX_FILE);
     let index: IndexFile;
     try {
       index = JSON.parse(readFileSync(path, 'utf8')) as IndexFile;
@@ -224,10 +226,12 @@ export class Cassette {
     if (!isObj(index) || index.version !== 1 || !isObj(index.interactions) || !isObj(index.requests)) return undefined;
     const indexed = Object.entries(index.interactions);
     if (!indexed.every(([key, files]) => Array.isArray(files) && files.every((f) => typeof f === 'string') && typeof index.requests[key] === 'string')) return undefined;
+    const stray = indexed.flatMap(([, files]) => files).find((f) => !isFixtureName(f));
+    if (stray !== undefined) throw new CassetteError(`${INDEX_FILE} in ${this.dir} lists ${JSON.stringify(stray)}, which is not a fixture file name inside the folder`);
     const names = new Set(indexed.flatMap(([, files]) => files));
     if (names.size !== listed.length || !listed.every((f) => names.has(f))) return undefined;
     const written = statSync(path).mtimeMs;
-    if (!listed.every((f) => statSync(join(this.dir, f)).mtimeMs <= written)) return undefined;
+    if (!listed.every((f) => lstatSync(join(this.dir, f)).mtimeMs <= written)) return undefined;
     return this.keyedAsNow(indexed[0]) ? index : undefined;
   }
 
@@ -243,13 +247,23 @@ export class Cassette {
   }
 }
 
-/** `<method>-<path-slug>-<key8>-<seq>.json`: readable in a listing, stable across re-recordings. */
+/** `<method>-<path-slug>-<key8>-<seq>.json`: readable in a listing, stable across re-recordings, and only ever a plain name (every part slugged). */
 function fileName(i: Interaction): string {
-  const slug = i.request.path.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'root';
-  return `${i.request.method.toLowerCase()}-${slug}-${i.key.slice(0, 8)}-${String(i.sequence).padStart(3, '0')}.json`;
+  return `${slug(i.request.method, 'method')}-${slug(i.request.path, 'root').slice(0, 60)}-${slug(i.key.slice(0, 8), 'key')}-${String(i.sequence).padStart(3, '0')}.json`;
+}
+
+const slug = (text: string, empty: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || empty;
+
+/** A name the cassette's own files can have: no path separator, no dot file (nor `.` and `..`). */
+const isFixtureName = (name: string) => name.endsWith('.json') && !name.startsWith('.') && !/[/\\\0]/.test(name);
+
+/** A cassette holds its own files: a symbolic link could serve (or overwrite) one from anywhere. */
+function ownFile(path: string, name: string): void {
+  if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) throw new CassetteError(`${name} in ${path.slice(0, -name.length - 1)} is a symbolic link; a cassette's files must be its own`);
 }
 
 function readJson(path: string, name: string): unknown {
+  ownFile(path, name);
   try {
     return JSON.parse(readFileSync(path, 'utf8')) as unknown;
   } catch (err) {
@@ -281,7 +295,7 @@ function parseInteraction(raw: unknown, file: string): Interaction {
   if (typeof raw.durationMs !== 'number') fail('"durationMs" must be a number');
   const req = raw.request;
   if (!isObj(req)) return fail('"request" must be an object');
-  if (typeof req.method !== 'string' || !req.method) fail('"request.method" must be a string');
+  if (typeof req.method !== 'string' || !isMethod(req.method)) fail('"request.method" must be an HTTP method (a token such as GET)');
   if (typeof req.path !== 'string' || !req.path.startsWith('/')) fail('"request.path" must be a path starting with /');
   if (!isObj(req.query) || !Object.values(req.query).every((v) => Array.isArray(v) && v.every((s) => typeof s === 'string'))) {
     fail('"request.query" must map names to arrays of strings');
