@@ -14,12 +14,12 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, st
 import { join } from 'node:path';
 import { writeFileAtomic } from '../src/fs-atomic.js';
 import { isMethod, type Interaction, type RecordedRequest, type StoredBody } from './interaction.js';
-import { freshIdentityTable, type IdentityTable } from './identities.js';
+import { DIGEST, freshIdentityTable, type IdentityTable } from './identities.js';
 
 export const INDEX_FILE = 'index.json';
 export const META_FILE = 'cassette.json';
-/** How long new interactions may wait for the index to be rewritten. */
-const INDEX_DELAY_MS = 200;
+/** How long new interactions (and new placeholders) may wait for the index (and meta) to be rewritten. */
+const FLUSH_DELAY_MS = 200;
 
 /** A cassette that cannot be used as it is; the message is one line and names the file. */
 export class CassetteError extends Error {}
@@ -64,7 +64,8 @@ export class Cassette {
   /** File name → the interaction, once read. */
   private readonly read = new Map<string, Interaction>();
   private indexDirty = false;
-  private indexTimer: NodeJS.Timeout | undefined;
+  private metaDirty = false;
+  private flushTimer: NodeJS.Timeout | undefined;
 
   private constructor(readonly dir: string, readonly meta: CassetteMeta, private readonly options: OpenOptions) {}
 
@@ -109,7 +110,14 @@ export class Cassette {
   }
 
   saveMeta(): void {
+    this.metaDirty = false;
     if (this.options.writable) writeFileAtomic(join(this.dir, META_FILE), `${JSON.stringify(this.meta, null, 2)}\n`);
+  }
+
+  /** The identity table gained a placeholder: saved with the next index write, not once per new caller (quadratic over a recording). */
+  metaChanged(): void {
+    this.metaDirty = true;
+    this.scheduleFlush();
   }
 
   /**
@@ -126,7 +134,8 @@ export class Cassette {
     writeFileAtomic(join(this.dir, file), `${JSON.stringify(interaction, null, 2)}\n`);
     this.read.set(file, interaction);
     this.put(key, interaction.request, restart ? [file] : [...previous, file]);
-    this.scheduleIndex();
+    this.indexDirty = true;
+    this.scheduleFlush();
     if (restart) {
       for (const old of previous.filter((f) => f !== file)) {
         rmSync(join(this.dir, old), { force: true });
@@ -154,25 +163,26 @@ export class Cassette {
   }
 
   /**
-   * Writes a pending index now. Recording calls it on close; an index left stale by a kill is
-   * harmless, since a stale index is detected on open and rebuilt from the fixture files.
+   * Writes a pending index (and identity table) now. Recording calls it on close; an index left stale
+   * by a kill is harmless, since a stale index is detected on open and rebuilt from the fixture files.
+   * A kill within the delay may lose the newest placeholders: their callers are numbered anew on replay.
    */
   flush(): void {
-    if (this.indexTimer) clearTimeout(this.indexTimer);
-    this.indexTimer = undefined;
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    if (this.metaDirty) this.saveMeta();
     if (this.indexDirty) this.saveIndex();
   }
 
   /** Rewriting the whole index per interaction would make a long recording quadratic: batch it. */
-  private scheduleIndex(): void {
-    this.indexDirty = true;
-    this.indexTimer ??= setTimeout(() => {
+  private scheduleFlush(): void {
+    this.flushTimer ??= setTimeout(() => {
       try {
         this.flush();
       } catch {
         // The folder went away or is full: the stale index is rebuilt from the files on open.
       }
-    }, INDEX_DELAY_MS).unref();
+    }, FLUSH_DELAY_MS).unref();
   }
 
   private saveIndex(): void {
@@ -276,6 +286,7 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 
 function parseMeta(raw: unknown, file: string): CassetteMeta {
   const strings = (v: unknown) => Array.isArray(v) && v.every((s) => typeof s === 'string');
+  if (isObj(raw) && raw.digest !== undefined && raw.digest !== DIGEST) throw new CassetteError(`${file}: unknown digest ${JSON.stringify(raw.digest)} (expected "${DIGEST}", or none for scrypt)`);
   if (!isObj(raw) || raw.version !== 1 || typeof raw.salt !== 'string' || !isObj(raw.placeholders)
     || !Object.values(raw.placeholders).every((p) => typeof p === 'string') || !strings(raw.redactHeaders) || !strings(raw.redactFields)) {
     throw new CassetteError(`${file}: expected {version: 1, salt, placeholders, redactHeaders, redactFields}`);

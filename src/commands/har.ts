@@ -70,10 +70,10 @@ export function importHarCommand(args: ImportHarArgs): void {
   }
   const cassette = open(args.fixtures, true);
   const meta = cassette.meta;
-  if (own) Object.assign(meta, { salt: own.salt, placeholders: own.placeholders });
+  if (own) Object.assign(meta, { salt: own.salt, digest: own.digest, placeholders: own.placeholders });
   Object.assign(meta, { redactHeaders: rules.headers, redactFields: rules.fields });
   cassette.saveMeta();
-  const redactor = new ExchangeRedactor(new Identities(meta, () => cassette.saveMeta()), { headers: meta.redactHeaders, fields: meta.redactFields });
+  const redactor = new ExchangeRedactor(new Identities(meta, () => cassette.metaChanged()), { headers: meta.redactHeaders, fields: meta.redactFields });
   const prepare = own ? undefined : (x: HarExchange): HarExchange => {
     const query = new URLSearchParams(Object.entries(x.request.query).flatMap(([name, values]) => values.map((v) => [name, v])));
     const headers = Object.fromEntries(Object.entries(endToEnd(x.request.headers)).filter(([name]) => !UNSTORED_REQUEST_HEADERS.includes(name)));
