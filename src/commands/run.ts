@@ -2,6 +2,7 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { consoleSummary, progressLine } from '../../reports/console.js';
+import { terminalText } from '../../reports/inert.js';
 import { compare, comparisonLines, gateExitCode, loadBaseline, loadExpectations } from '../../reports/gate.js';
 import { writeReports } from '../../reports/write.js';
 import { referenceProfileAt } from '../../reference/profile.js';
@@ -78,7 +79,7 @@ export async function runCommand(args: Args): Promise<void> {
       ...(args['allow-writes'] !== undefined ? { allowWrites: args['allow-writes'] } : {}),
       maxRequests: args['max-requests'], timeoutMs: args.timeout * 1000,
       onCheck: quiet ? undefined : (check, i, total) => process.stderr.write(`${progressLine(check, i, total)}\n`),
-      onNotices: (notices) => { for (const n of notices) process.stderr.write(`conformance: note: ${n}\n`); },
+      onNotices: (notices) => { for (const n of notices) process.stderr.write(`conformance: note: ${terminalText(n)}\n`); },
       signal: interrupt.signal,
     });
   } finally {
