@@ -7,8 +7,12 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { vendorNames } from '../../spec/vendor.js';
 import { Client } from '../../src/client.js';
+import { Journal } from '../../src/journal.js';
 import { listen } from '../../src/listen.js';
+import type { Profile } from '../../src/profile.js';
 import { runConformance } from '../../src/runner.js';
+import { CheckContext } from '../../src/suite.js';
+import { linkPath } from '../../suites/links.js';
 import { startAlteredReference, type AlteredReference } from '../helpers/altered-reference.js';
 
 /** Checks that follow a listing's rel="next" (and rel="prev") links. */
@@ -81,5 +85,31 @@ describe('a request path that does not start with /', () => {
     await expect(client.send({ path: `@${authority}/x` })).rejects.toThrow(/request path "@.*" leaves the API root/);
     expect(client.count).toBe(0);
     expect(other.seen).toEqual([]);
+  });
+});
+
+describe('a Link URL turned into a path', () => {
+  const profile: Profile = { base_url: 'http://api.example:8080', prefix: '/api/v3' };
+  const context = () => new CheckContext({ id: 'x', title: 'x', requirement: 'alerts.cursors', run: async () => {} },
+    new Client({ profile, names: vendorNames('service'), timeoutMs: 1000, maxRequests: 1 }, []), profile, vendorNames('service'), new Journal());
+
+  it.each([
+    ['http://api.example:8080/api/v3/repos/a/b/code-scanning/alerts?after=x', '/repos/a/b/code-scanning/alerts?after=x'],
+    ['HTTP://API.EXAMPLE:8080/api/v3/events?page=2', '/events?page=2'],
+    ['/api/v3/events?page=3', '/events?page=3'],
+  ])('%s stays on the API: %s', (url, path) => {
+    const t = context();
+    expect(linkPath(t, url)).toBe(path);
+    expect(t.failures).toEqual([]);
+  });
+
+  it.each([
+    'http://api.example:8081/api/v3/events', 'https://api.example:8080/api/v3/events', 'http://api.example.evil:8080/api/v3/events',
+    'http://x@api.example:8080/api/v3/events', 'http://api.example:8080/api/v30/events', 'http://api.example:8080/api/v3/../../events',
+    '//evil.example/api/v3/events', 'javascript:alert(1)', 'http://[not a url',
+  ])('%s leaves it: the check fails and no path is given', (url) => {
+    const t = context();
+    expect(linkPath(t, url)).toBeUndefined();
+    expect(t.failures).toEqual([{ message: `Link points outside the API: ${url}` }]);
   });
 });
