@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { writeCassette } from './cassettes.js';
 import { table, tempDir, type Row } from './harness.js';
+import { identitiesBench } from './identities.js';
 import { liveVsReplayBench } from './live-vs-replay.js';
 import { lookupBench } from './lookup.js';
 import { startupBench } from './startup.js';
@@ -41,6 +42,13 @@ try {
   const startup = await startupBench(dirs[1], spread, LARGE, 3);
   rows.push(...startup.rows);
   claims.push(...startup.claims);
+
+  progress('new credentials');
+  const credentials = { current: join(temp.dir, 'identities-hmac'), legacy: join(temp.dir, 'identities-scrypt') };
+  Object.values(credentials).forEach((d) => mkdirSync(d));
+  const identities = await identitiesBench({ dirs: credentials, requests: 1000, rounds: 5, senders: 20, perSender: { current: 100, legacy: 5 } });
+  rows.push(...identities.rows);
+  claims.push(...identities.claims);
 
   progress('replay vs live');
   const live = await liveVsReplayBench(join(temp.dir, 'recorded'), 3);

@@ -10,16 +10,16 @@
  * edited by hand, or written just before a kill) every fixture is read, validated and keyed again,
  * and a writable cassette gets a new index.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../src/fs-atomic.js';
-import type { Interaction, RecordedRequest, StoredBody } from './interaction.js';
-import { freshIdentityTable, type IdentityTable } from './identities.js';
+import { isMethod, type Interaction, type RecordedRequest, type StoredBody } from './interaction.js';
+import { DIGEST, freshIdentityTable, type IdentityTable } from './identities.js';
 
 export const INDEX_FILE = 'index.json';
 export const META_FILE = 'cassette.json';
-/** How long new interactions may wait for the index to be rewritten. */
-const INDEX_DELAY_MS = 200;
+/** How long new interactions (and new placeholders) may wait for the index (and meta) to be rewritten. */
+const FLUSH_DELAY_MS = 200;
 
 /** A cassette that cannot be used as it is; the message is one line and names the file. */
 export class CassetteError extends Error {}
@@ -64,7 +64,8 @@ export class Cassette {
   /** File name → the interaction, once read. */
   private readonly read = new Map<string, Interaction>();
   private indexDirty = false;
-  private indexTimer: NodeJS.Timeout | undefined;
+  private metaDirty = false;
+  private flushTimer: NodeJS.Timeout | undefined;
 
   private constructor(readonly dir: string, readonly meta: CassetteMeta, private readonly options: OpenOptions) {}
 
@@ -109,7 +110,14 @@ export class Cassette {
   }
 
   saveMeta(): void {
+    this.metaDirty = false;
     if (this.options.writable) writeFileAtomic(join(this.dir, META_FILE), `${JSON.stringify(this.meta, null, 2)}\n`);
+  }
+
+  /** The identity table gained a placeholder: saved with the next index write, not once per new caller (quadratic over a recording). */
+  metaChanged(): void {
+    this.metaDirty = true;
+    this.scheduleFlush();
   }
 
   /**
@@ -126,7 +134,8 @@ export class Cassette {
     writeFileAtomic(join(this.dir, file), `${JSON.stringify(interaction, null, 2)}\n`);
     this.read.set(file, interaction);
     this.put(key, interaction.request, restart ? [file] : [...previous, file]);
-    this.scheduleIndex();
+    this.indexDirty = true;
+    this.scheduleFlush();
     if (restart) {
       for (const old of previous.filter((f) => f !== file)) {
         rmSync(join(this.dir, old), { force: true });
@@ -154,25 +163,26 @@ export class Cassette {
   }
 
   /**
-   * Writes a pending index now. Recording calls it on close; an index left stale by a kill is
-   * harmless, since a stale index is detected on open and rebuilt from the fixture files.
+   * Writes a pending index (and identity table) now. Recording calls it on close; an index left stale
+   * by a kill is harmless, since a stale index is detected on open and rebuilt from the fixture files.
+   * A kill within the delay may lose the newest placeholders: their callers are numbered anew on replay.
    */
   flush(): void {
-    if (this.indexTimer) clearTimeout(this.indexTimer);
-    this.indexTimer = undefined;
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    if (this.metaDirty) this.saveMeta();
     if (this.indexDirty) this.saveIndex();
   }
 
   /** Rewriting the whole index per interaction would make a long recording quadratic: batch it. */
-  private scheduleIndex(): void {
-    this.indexDirty = true;
-    this.indexTimer ??= setTimeout(() => {
+  private scheduleFlush(): void {
+    this.flushTimer ??= setTimeout(() => {
       try {
         this.flush();
       } catch {
         // The folder went away or is full: the stale index is rebuilt from the files on open.
       }
-    }, INDEX_DELAY_MS).unref();
+    }, FLUSH_DELAY_MS).unref();
   }
 
   private saveIndex(): void {
@@ -190,7 +200,8 @@ export class Cassette {
   }
 
   private load(): void {
-    const listed = readdirSync(this.dir).filter((f) => f.endsWith('.json') && !f.startsWith('.') && f !== INDEX_FILE && f !== META_FILE);
+    const listed = readdirSync(this.dir).filter((f) => isFixtureName(f) && f !== INDEX_FILE && f !== META_FILE);
+    for (const f of listed) ownFile(join(this.dir, f), f);
     const index = this.freshIndex(listed);
     if (index) {
       for (const [key, files] of Object.entries(index.interactions)) {
@@ -215,6 +226,7 @@ export class Cassette {
   /** The index when it describes the files present: the same names, none modified after it was written. */
   private freshIndex(listed: string[]): IndexFile | undefined {
     const path = join(this.dir, INDEX_FILE);
+    ownFile(path, INDEX_FILE);
     let index: IndexFile;
     try {
       index = JSON.parse(readFileSync(path, 'utf8')) as IndexFile;
@@ -224,10 +236,12 @@ export class Cassette {
     if (!isObj(index) || index.version !== 1 || !isObj(index.interactions) || !isObj(index.requests)) return undefined;
     const indexed = Object.entries(index.interactions);
     if (!indexed.every(([key, files]) => Array.isArray(files) && files.every((f) => typeof f === 'string') && typeof index.requests[key] === 'string')) return undefined;
+    const stray = indexed.flatMap(([, files]) => files).find((f) => !isFixtureName(f));
+    if (stray !== undefined) throw new CassetteError(`${INDEX_FILE} in ${this.dir} lists ${JSON.stringify(stray)}, which is not a fixture file name inside the folder`);
     const names = new Set(indexed.flatMap(([, files]) => files));
     if (names.size !== listed.length || !listed.every((f) => names.has(f))) return undefined;
     const written = statSync(path).mtimeMs;
-    if (!listed.every((f) => statSync(join(this.dir, f)).mtimeMs <= written)) return undefined;
+    if (!listed.every((f) => lstatSync(join(this.dir, f)).mtimeMs <= written)) return undefined;
     return this.keyedAsNow(indexed[0]) ? index : undefined;
   }
 
@@ -243,13 +257,23 @@ export class Cassette {
   }
 }
 
-/** `<method>-<path-slug>-<key8>-<seq>.json`: readable in a listing, stable across re-recordings. */
+/** `<method>-<path-slug>-<key8>-<seq>.json`: readable in a listing, stable across re-recordings, and only ever a plain name (every part slugged). */
 function fileName(i: Interaction): string {
-  const slug = i.request.path.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'root';
-  return `${i.request.method.toLowerCase()}-${slug}-${i.key.slice(0, 8)}-${String(i.sequence).padStart(3, '0')}.json`;
+  return `${slug(i.request.method, 'method')}-${slug(i.request.path, 'root').slice(0, 60)}-${slug(i.key.slice(0, 8), 'key')}-${String(i.sequence).padStart(3, '0')}.json`;
+}
+
+const slug = (text: string, empty: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || empty;
+
+/** A name the cassette's own files can have: no path separator, no dot file (nor `.` and `..`). */
+const isFixtureName = (name: string) => name.endsWith('.json') && !name.startsWith('.') && !/[/\\\0]/.test(name);
+
+/** A cassette holds its own files: a symbolic link could serve (or overwrite) one from anywhere. */
+function ownFile(path: string, name: string): void {
+  if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) throw new CassetteError(`${name} in ${path.slice(0, -name.length - 1)} is a symbolic link; a cassette's files must be its own`);
 }
 
 function readJson(path: string, name: string): unknown {
+  ownFile(path, name);
   try {
     return JSON.parse(readFileSync(path, 'utf8')) as unknown;
   } catch (err) {
@@ -262,6 +286,7 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 
 function parseMeta(raw: unknown, file: string): CassetteMeta {
   const strings = (v: unknown) => Array.isArray(v) && v.every((s) => typeof s === 'string');
+  if (isObj(raw) && raw.digest !== undefined && raw.digest !== DIGEST) throw new CassetteError(`${file}: unknown digest ${JSON.stringify(raw.digest)} (expected "${DIGEST}", or none for scrypt)`);
   if (!isObj(raw) || raw.version !== 1 || typeof raw.salt !== 'string' || !isObj(raw.placeholders)
     || !Object.values(raw.placeholders).every((p) => typeof p === 'string') || !strings(raw.redactHeaders) || !strings(raw.redactFields)) {
     throw new CassetteError(`${file}: expected {version: 1, salt, placeholders, redactHeaders, redactFields}`);
@@ -281,7 +306,7 @@ function parseInteraction(raw: unknown, file: string): Interaction {
   if (typeof raw.durationMs !== 'number') fail('"durationMs" must be a number');
   const req = raw.request;
   if (!isObj(req)) return fail('"request" must be an object');
-  if (typeof req.method !== 'string' || !req.method) fail('"request.method" must be a string');
+  if (typeof req.method !== 'string' || !isMethod(req.method)) fail('"request.method" must be an HTTP method (a token such as GET)');
   if (typeof req.path !== 'string' || !req.path.startsWith('/')) fail('"request.path" must be a path starting with /');
   if (!isObj(req.query) || !Object.values(req.query).every((v) => Array.isArray(v) && v.every((s) => typeof s === 'string'))) {
     fail('"request.query" must map names to arrays of strings');

@@ -6,7 +6,7 @@
 import { STATUS_CODES } from 'node:http';
 import { readPackageJson } from '../src/paths.js';
 import type { CassetteMeta } from './cassette.js';
-import type { Interaction, RecordedRequest, RecordedResponse, StoredBody } from './interaction.js';
+import { isMethod, type Interaction, type RecordedRequest, type RecordedResponse, type StoredBody } from './interaction.js';
 
 export interface HarPair { name: string; value: string }
 
@@ -162,7 +162,9 @@ function toRequest(entry: HarEntry, fallbackUpstream: string | undefined): { ups
   const sorted = Object.fromEntries(Object.keys(query).sort().map((name) => [name, query[name]!]));
   const post = entry.request.postData;
   const body = post?.text ? decode(post.text, post._encoding) : undefined;
-  return { upstream, request: { method: entry.request.method.toUpperCase(), path, query: sorted, headers: headerRecord(entry.request.headers), ...(body ? { body } : {}) } };
+  const method = String(entry.request.method).toUpperCase();
+  if (!isMethod(method)) throw new Error(`request.method ${JSON.stringify(entry.request.method)} is not an HTTP method`);
+  return { upstream, request: { method, path, query: sorted, headers: headerRecord(entry.request.headers), ...(body ? { body } : {}) } };
 }
 
 function encode(body: StoredBody): { text: string; encoding?: 'base64' } {

@@ -42,3 +42,6 @@ export interface Interaction {
   /** Upstream response time, replayed only when latency simulation asks for it. */
   durationMs: number;
 }
+
+/** An HTTP method is a token (RFC 9110): it names the request and a fixture's file, so nothing else is taken for one. */
+export const isMethod = (method: string): boolean => /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(method);

@@ -85,7 +85,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     Object.assign(meta, { redactHeaders: rules.headers, redactFields: rules.fields });
     cassette.saveMeta();
   }
-  const identities = new Identities(meta ?? freshIdentityTable(), () => cassette?.saveMeta());
+  const identities = new Identities(meta ?? freshIdentityTable(), writable ? () => cassette!.metaChanged() : undefined);
   const redactor = new ExchangeRedactor(identities, rules);
   const stats = { fixture: 0, upstream: 0, unmatched: 0, 'upstream-error': 0, recorded: 0 };
   /** Per session, per key: how many times the key has been replayed. */
@@ -113,7 +113,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     const headers = endToEnd(req.headers);
     const session = headers[SESSION_HEADER] || 'default';
     for (const h of [SESSION_HEADER, ...UNSTORED_REQUEST_HEADERS]) delete headers[h];
-    const redacted = redactor.request({ method, path: below, query: url.searchParams, headers, body: raw });
+    const redacted = await identities.settled(() => redactor.request({ method, path: below, query: url.searchParams, headers, body: raw }));
     const view = matchView(redacted.request);
     const key = matchKey(view);
     const endpoint = matchEndpoint(method, view.path)?.endpoint;

@@ -1,5 +1,6 @@
 /** `conformance` command line. Every failure a user can cause is one line on stderr and a documented exit code. */
 import yargs from 'yargs';
+import { terminalText } from '../reports/inert.js';
 import { FAULTS } from '../reference/faults.js';
 import { proxyCommand, proxyOptions } from './commands/proxy.js';
 import { referenceCommand, referenceOptions } from './commands/reference.js';
@@ -47,7 +48,8 @@ export async function main(argv: string[]): Promise<void> {
     await cli.parseAsync();
   } catch (err) {
     const code = err instanceof UserError ? err.exitCode : EXIT.usage;
-    process.stderr.write(`conformance: ${(err as Error).message.split('\n')[0]}\n`);
+    // The message may quote the target (a stopped run's diagnosis): shown, never obeyed by the terminal.
+    process.stderr.write(`conformance: ${terminalText((err as Error).message.split('\n')[0] ?? '')}\n`);
     process.exitCode = code;
   }
 }

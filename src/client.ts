@@ -189,7 +189,10 @@ export class Client {
     if (signal?.aborted) throw new Interrupted();
     if (this.count >= this.opts.maxRequests) throw new BudgetExhausted(`request budget of ${this.opts.maxRequests} spent`);
     const method = (req.method ?? 'GET').toUpperCase();
-    const url = `${req.root ?? this.root}${req.path}`;
+    const root = req.root ?? this.root;
+    const url = `${root}${req.path}`;
+    // A path not starting with "/" ("@host", ":8081/") would move the authority, and the token with it.
+    if (!req.path.startsWith('/')) throw new Error(`request path ${JSON.stringify(req.path)} leaves the API root ${root}`);
     const headers: Record<string, string> = {
       accept: this.accept, 'user-agent': 'conformance-suite', [SESSION_HEADER]: this.session, ...lower(req.headers ?? {}),
     };

@@ -72,13 +72,23 @@ export function parseProfile(data: unknown, source: string, env: NodeJS.ProcessE
     if (!resolved) throw new UserError(`profile ${source}: ${where} names environment variable ${name}, which is not set`, EXIT.usage);
     return resolved;
   };
-  for (const [name, token] of Object.entries(profile.tokens ?? {})) token.value = resolve(token.value, `tokens.${name}.value`);
-  if (profile.lockout_user) profile.lockout_user.token = resolve(profile.lockout_user.token, 'lockout_user.token');
+  // Tokens go into the Authorization header as they are (Basic pairs are base64-encoded): a line
+  // break there is the profile's fault, not the target's, and must never reach the wire.
+  const headerValue = (value: string, where: string): string => {
+    const resolved = resolve(value, where);
+    if (!HEADER_VALUE.test(resolved)) throw new UserError(`profile ${source}: ${where} holds a character not allowed in an HTTP header value (e.g. a line break)`, EXIT.usage);
+    return resolved;
+  };
+  for (const [name, token] of Object.entries(profile.tokens ?? {})) token.value = headerValue(token.value, `tokens.${name}.value`);
+  if (profile.lockout_user) profile.lockout_user.token = headerValue(profile.lockout_user.token, 'lockout_user.token');
   if (profile.lockout_user?.password) profile.lockout_user.password = resolve(profile.lockout_user.password, 'lockout_user.password');
   if (profile.password_user) profile.password_user.password = resolve(profile.password_user.password, 'password_user.password');
   if (profile.app_client) profile.app_client.client_secret = resolve(profile.app_client.client_secret, 'app_client.client_secret');
   return profile;
 }
+
+/** What an HTTP header value may hold (RFC 9110 field-value): no control character but the tab, nothing past Latin-1. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 export function loadProfile(path: string, env: NodeJS.ProcessEnv = process.env): Profile {
   let text: string;

@@ -9,7 +9,8 @@ import { DISMISSED_REASONS } from '../spec/vocabulary.js';
 import type { Reply } from '../src/client.js';
 import { expectRefusal } from '../src/refusal.js';
 import type { CheckContext, CheckSpec } from '../src/suite.js';
-import { alerts, link, patchAlert, type Alert } from './alerts-http.js';
+import { alerts, patchAlert, type Alert } from './alerts-http.js';
+import { link, linkPath } from './links.js';
 
 interface Listing {
   /** Prefix of the check ids: `alerts.` or `alerts.org-`. */
@@ -34,11 +35,12 @@ const ORG: Listing = {
   key: (a) => `${fullName(a)}#${a.number}`,
 };
 
-/** A Link URL as a path for the client, provided it points at the same listing. */
-function follow(t: CheckContext, l: Listing, absolute: string): string | undefined {
-  const url = new URL(absolute);
-  if (!url.pathname.endsWith(l.path(t))) return (t.fail(`the Link URL ${absolute} leaves ${l.what}`), undefined);
-  return `${l.path(t)}${url.search}`;
+/** A Link URL as a path for the client, provided it stays on the API and points at the same listing. */
+function follow(t: CheckContext, l: Listing, url: string): string | undefined {
+  const path = linkPath(t, url);
+  if (path === undefined) return undefined;
+  if (path.split('?')[0] !== l.path(t)) return (t.fail(`the Link URL ${url} leaves ${l.what}`), undefined);
+  return path;
 }
 
 /** Every alert of a listing, following rel="next" (by page number when no Link is sent), at most `pages` pages. */

@@ -1,4 +1,4 @@
-/** Requests the code-scanning checks share: alert listings, their Link relations, and journaled alert updates. */
+/** Requests the code-scanning checks share: alert listings and journaled alert updates. */
 import type { Reply } from '../src/client.js';
 import type { TokenName } from '../src/profile.js';
 import type { CheckContext } from '../src/suite.js';
@@ -20,12 +20,6 @@ export async function alerts(t: CheckContext, path: string): Promise<{ reply: Re
   const items = t.body<Alert[]>(reply);
   if (!Array.isArray(items)) return (t.fail(`GET ${path} did not answer an array`), undefined);
   return { reply, items };
-}
-
-/** The URL of a Link relation, e.g. rel="next". */
-export function link(reply: Reply, rel: string): string | undefined {
-  const m = new RegExp(`<([^>]+)>;\\s*rel="${rel}"`).exec(reply.headers.link ?? '');
-  return m?.[1];
 }
 
 /**

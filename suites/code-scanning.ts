@@ -4,7 +4,8 @@ import type { Reply } from '../src/client.js';
 import { expectRefusal } from '../src/refusal.js';
 import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
 import { alertListingChecks } from './alert-listings.js';
-import { alerts, link, patchAlert, type Alert, type AlertState } from './alerts-http.js';
+import { alerts, patchAlert, type Alert, type AlertState } from './alerts-http.js';
+import { link, linkPath } from './links.js';
 
 const alertsPath = (t: CheckContext, query = '') => `/repos/${t.resources.public_repo}/code-scanning/alerts${query}`;
 
@@ -183,9 +184,9 @@ export const codeScanningSuite: Suite = {
       if (!first) return;
       const next = link(first.reply, 'next');
       if (!next) return t.skip('missing-resource', `${t.resources.public_repo} has no second page of alerts`);
-      const url = new URL(next);
-      if (!url.searchParams.has('after') && !url.searchParams.has('page')) t.info('the next link carries neither after= nor page=');
-      const path = `${url.pathname.slice(url.pathname.indexOf('/repos/'))}${url.search}`;
+      const path = linkPath(t, next);
+      if (path === undefined) return;
+      if (!/[?&](after|page)=/.test(path)) t.info('the next link carries neither after= nor page=');
       const second = await alerts(t, path);
       if (!second) return;
       const seen = new Set(first.items.map((a) => a.number));

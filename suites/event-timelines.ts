@@ -7,7 +7,7 @@ import { LIMITS } from '../spec/limits.js';
 import type { Reply } from '../src/client.js';
 import type { TokenName } from '../src/profile.js';
 import type { CheckContext, CheckSpec } from '../src/suite.js';
-import { link } from './alerts-http.js';
+import { link, linkPath } from './links.js';
 
 interface EventBody { public: boolean; repo?: { name?: string } }
 type Needs = NonNullable<CheckSpec['needs']>;
@@ -240,10 +240,11 @@ const DAY = 86_400_000;
 /** Clock skew tolerated between the Date header and event timestamps. */
 const SKEW_MS = 60_000;
 
-/** The page number of a Link relation (e.g. rel="last"), read from its URL. */
-function linkedPage(reply: Reply, rel: string): number | undefined {
+/** The page number of a Link relation (e.g. rel="last"), read from its URL (which must stay on the API). */
+function linkedPage(t: CheckContext, reply: Reply, rel: string): number | undefined {
   const url = link(reply, rel);
-  const page = url ? Number(new URL(url, 'http://relative.invalid').searchParams.get('page')) : Number.NaN;
+  const path = url === undefined ? undefined : linkPath(t, url);
+  const page = path === undefined ? Number.NaN : Number(new URLSearchParams(path.split('?')[1] ?? '').get('page'));
   return Number.isInteger(page) && page > 0 ? page : undefined;
 }
 
@@ -265,7 +266,7 @@ const ageCheck = (tl: Timeline): CheckSpec => ({
       const old = (got.items as { created_at?: string }[]).filter((e) => Date.parse(String(e.created_at)) < oldest);
       if (old.length) return t.fail(`GET ${path} page ${page} holds ${old.length} events older than 90 days, e.g. created_at ${old[0]!.created_at}`);
       if (got.items.length < LIMITS.events.maxPerPage) return;
-      page = Math.max(page + 1, linkedPage(got.reply, 'last') ?? 0);
+      page = Math.max(page + 1, linkedPage(t, got.reply, 'last') ?? 0);
     }
     t.skip('inconclusive', `GET ${path} goes on past ${AGE_PAGES} pages of 100 and names no last page; its oldest events were not reached`);
   },

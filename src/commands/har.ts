@@ -1,5 +1,6 @@
 /** `conformance proxy export-har` and `import-har`: a cassette as HAR 1.2 (browser devtools, Polly.js), and back. */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Argv } from 'yargs';
 import { bodyBytes } from '../../proxy/body.js';
 import { Cassette, CassetteError } from '../../proxy/cassette.js';
@@ -50,7 +51,8 @@ export function importHarCommand(args: ImportHarArgs): void {
     throw new UserError(`${args.har}: cannot read as JSON (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
   if (args.upstream !== undefined && !URL.canParse(args.upstream)) throw new UserError(`--upstream is not a URL: ${args.upstream}`);
-  if (existsSync(args.fixtures) && readdirSync(args.fixtures).length) throw new UserError(`${args.fixtures} is not empty: import into a new cassette folder`);
+  const existed = existsSync(args.fixtures);
+  if (existed && readdirSync(args.fixtures).length) throw new UserError(`${args.fixtures} is not empty: import into a new cassette folder`);
   const keys = cassetteKeys();
   let own;
   try {
@@ -68,10 +70,10 @@ export function importHarCommand(args: ImportHarArgs): void {
   }
   const cassette = open(args.fixtures, true);
   const meta = cassette.meta;
-  if (own) Object.assign(meta, { salt: own.salt, placeholders: own.placeholders });
+  if (own) Object.assign(meta, { salt: own.salt, digest: own.digest, placeholders: own.placeholders });
   Object.assign(meta, { redactHeaders: rules.headers, redactFields: rules.fields });
   cassette.saveMeta();
-  const redactor = new ExchangeRedactor(new Identities(meta, () => cassette.saveMeta()), { headers: meta.redactHeaders, fields: meta.redactFields });
+  const redactor = new ExchangeRedactor(new Identities(meta, () => cassette.metaChanged()), { headers: meta.redactHeaders, fields: meta.redactFields });
   const prepare = own ? undefined : (x: HarExchange): HarExchange => {
     const query = new URLSearchParams(Object.entries(x.request.query).flatMap(([name, values]) => values.map((v) => [name, v])));
     const headers = Object.fromEntries(Object.entries(endToEnd(x.request.headers)).filter(([name]) => !UNSTORED_REQUEST_HEADERS.includes(name)));
@@ -81,14 +83,19 @@ export function importHarCommand(args: ImportHarArgs): void {
   };
   let count = 0;
   try {
-    for (const { sequence: _sequence, ...draft } of importHar(har, keys.keyOf, { ...(args.upstream ? { upstream: args.upstream } : {}), ...(prepare ? { prepare } : {}) })) {
-      cassette.add(draft);
-      count++;
+    try {
+      for (const { sequence: _sequence, ...draft } of importHar(har, keys.keyOf, { ...(args.upstream ? { upstream: args.upstream } : {}), ...(prepare ? { prepare } : {}) })) {
+        cassette.add(draft);
+        count++;
+      }
+    } finally {
+      cassette.flush();
     }
   } catch (err) {
+    // The folder was empty or absent: a failed import leaves it so, never half a cassette.
+    if (existed) for (const f of readdirSync(args.fixtures)) rmSync(join(args.fixtures, f), { recursive: true, force: true });
+    else rmSync(args.fixtures, { recursive: true, force: true });
     throw new UserError(`${args.har}: ${(err as Error).message}`);
-  } finally {
-    cassette.flush();
   }
   // Reopening validates every file written, as a replay will.
   open(args.fixtures, false);

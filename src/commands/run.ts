@@ -3,6 +3,7 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Argv } from 'yargs';
 import { consoleSummary, progressLine } from '../../reports/console.js';
+import { terminalText } from '../../reports/inert.js';
 import { compare, comparisonLines, gateExitCode, loadBaseline, loadExpectations } from '../../reports/gate.js';
 import { writeReports } from '../../reports/write.js';
 import { referenceProfileAt } from '../../reference/profile.js';
@@ -100,7 +101,7 @@ export async function runCommand(args: Args): Promise<void> {
       // A wait long enough to look like a hang is said, with how to end it.
       onWait: quiet ? undefined : (ms, asked) => { if (ms >= 5000) process.stderr.write(`conformance: waiting ${Math.round(ms / 1000)} s as the target asked (${asked}); Ctrl-C to stop\n`); },
       onCheck: quiet ? undefined : (check, i, total) => process.stderr.write(`${progressLine(check, i, total)}\n`),
-      onNotices: (notices) => { for (const n of notices) process.stderr.write(`conformance: note: ${n}\n`); },
+      onNotices: (notices) => { for (const n of notices) process.stderr.write(`conformance: note: ${terminalText(n)}\n`); },
       signal: interrupt.signal,
     });
   } finally {

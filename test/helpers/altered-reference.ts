@@ -162,6 +162,7 @@ export function passedOnNothing(r: RunResult): string[] {
 
 export async function startAlteredReference(alteration: Alteration, options: ReferenceOptions = {}): Promise<AlteredReference> {
   const reference = await startReference({ port: 0, pollIntervalSeconds: 1, ...options });
+  let self = '';
   const front = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -183,11 +184,14 @@ export async function startAlteredReference(alteration: Alteration, options: Ref
     const r = await request(`${reference.origin}${req.url ?? '/'}`, { method: (req.method ?? 'GET') as 'GET', headers, ...(body.length ? { body } : {}) });
     const flat: Record<string, string> = {};
     for (const [k, v] of Object.entries(r.headers)) if (v !== undefined && k !== 'content-length' && k !== 'connection' && k !== 'keep-alive') flat[k] = Array.isArray(v) ? v.join(', ') : v;
+    // Links name the front, as a target's own: the checks follow only links that stay on the API.
+    if (flat.link) flat.link = flat.link.replaceAll(reference.origin, self);
     const got = { status: r.statusCode, headers: flat, body: await r.body.text() };
     return alteration.change ? alteration.change(req, got) : got;
   }
   front.keepAliveTimeout = 1000;
   const bound = await listen(front, 0);
+  self = bound.origin;
   const prefix = new URL(reference.url).pathname.replace(/\/$/, '');
   return {
     url: `${bound.origin}${prefix}`,
