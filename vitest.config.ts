@@ -5,10 +5,12 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/file-temp.ts'],
     // Most of a run is waiting on X-Poll-Interval and the reference's clocks, not CPU: twice as
     // many workers as cores overlaps the waits (vitest's default, cores - 1, is one worker here).
     maxWorkers: Math.max(2, availableParallelism() * 2),
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Whole runs in parallel on a shared two-core machine take a minute at worst.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
   },
 });

@@ -1,7 +1,7 @@
 /**
  * Every test's temporary files go to one folder of this run (TMPDIR, which os.tmpdir() reads and
- * the forked workers inherit); at the end it must be empty: a test that leaves files behind fails
- * the run, named by what it left.
+ * the forked workers inherit), each test file's to a folder of its own in it (file-temp.ts); at the
+ * end the run's folder must be empty: anything left behind fails the run, named.
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
