@@ -3,7 +3,7 @@
  * changes one thing. A broken setup stops with one diagnosis before any check; a partial one is one
  * notice, and only the checks that depend on it are skipped (or, for the media type, fail once).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../reference/server.js';
 import { referenceProfile } from '../reference/profile.js';
 import { runConformance } from '../src/runner.js';
@@ -15,10 +15,10 @@ import {
 const ids = (checks: CheckResult[], pick: (c: CheckResult) => boolean) => checks.filter(pick).map((c) => c.id).sort();
 const failing = (r: RunResult) => ids(r.checks, (c) => c.outcome === 'fail' || c.outcome === 'warn');
 
-let open: { close(): Promise<void> }[] = [];
-afterEach(async () => {
+// The tests of this file run concurrently (whole runs mostly wait on the target's clocks): servers close at its end.
+const open: { close(): Promise<void> }[] = [];
+afterAll(async () => {
   await Promise.all(open.map((s) => s.close()));
-  open = [];
 });
 const altered = async (...args: Parameters<typeof startAlteredReference>): Promise<AlteredReference> => {
   const front = await startAlteredReference(...args);
@@ -31,7 +31,7 @@ const reference = async (prefix = ''): Promise<RunningReference> => {
   return ref;
 };
 
-describe('a broken setup stops before any check with one diagnosis', () => {
+describe.concurrent('a broken setup stops before any check with one diagnosis', () => {
   it('500 to everything: server-error, naming the status, no check recorded', async () => {
     const front = await altered(serverErrors);
     const r = await runConformance({ profile: front.profile });
@@ -85,7 +85,7 @@ describe('a broken setup stops before any check with one diagnosis', () => {
   });
 });
 
-describe('a partial setup is one notice; only what depends on it is skipped', () => {
+describe.concurrent('a partial setup is one notice; only what depends on it is skipped', () => {
   it('406 to the vendor media type: the run asks for application/json, versioning.media-types fails once, text-match is skipped', async () => {
     const front = await altered(refuseVendorMediaType());
     const r = await runConformance({ profile: front.profile, allowWrites: true });
@@ -141,7 +141,7 @@ describe('a partial setup is one notice; only what depends on it is skipped', ()
   });
 });
 
-describe('no profile (a base URL only)', () => {
+describe.concurrent('no profile (a base URL only)', () => {
   it('runs the checks that need no token, anonymously, and says once what the rest need', async () => {
     const ref = await reference();
     const r = await runConformance({ baseUrl: ref.url });
@@ -161,7 +161,7 @@ describe('no profile (a base URL only)', () => {
   });
 });
 
-describe('a run of observations only', () => {
+describe.concurrent('a run of observations only', () => {
   it('judged no stated rule: stopped as nothing-checked, naming the observations and what to select', async () => {
     const ref = await reference();
     const r = await runConformance({ baseUrl: ref.url, grep: 'omitted' });
@@ -172,7 +172,7 @@ describe('a run of observations only', () => {
   });
 });
 
-describe('a selection of nothing', () => {
+describe.concurrent('a selection of nothing', () => {
   it('is refused before anything is sent', async () => {
     await expect(runConformance({ baseUrl: 'http://127.0.0.1:9', grep: 'no-such-check-anywhere' })).rejects.toThrow('nothing to run: --grep "no-such-check-anywhere" selects no check');
   });

@@ -41,7 +41,7 @@ export function checksForFault(fault: Fault): string[] {
 
 export function describeFaultGroup(group: string): void {
   const faults = FAULT_GROUPS[group];
-  describe(`every ${group} fault is caught by the checks enforcing its rule`, () => {
+  describe.concurrent(`every ${group} fault is caught by the checks enforcing its rule`, () => {
     it('is a known group', () => expect(faults?.length).toBeGreaterThan(0));
     for (const fault of faults ?? []) {
       const only = checksForFault(fault);

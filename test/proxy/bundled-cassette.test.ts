@@ -44,7 +44,7 @@ async function replayRun(fixtures: string, options: Omit<RunOptions, 'profile'> 
   }
 }
 
-describe('the bundled cassette', () => {
+describe.concurrent('the bundled cassette', () => {
   it('replayed, passes the same checks as the reference, with no connection to any upstream', async () => {
     const live = await runConformance({});
     const { result, foreign, unmatched } = await replayRun(BUNDLED_CASSETTE);
@@ -61,7 +61,7 @@ describe('the bundled cassette', () => {
   }, 120_000);
 });
 
-describe('the bundled cassette from the command line', () => {
+describe.concurrent('the bundled cassette from the command line', () => {
   it('passes run after run against one replaying proxy with --profile reference: each run is a session of its own', async () => {
     const proxy = await createProxy({ mode: 'replay', fixtures: BUNDLED_CASSETTE });
     const reports = mkdtempSync(join(tmpdir(), 'replay-cli-'));
@@ -82,7 +82,7 @@ describe('the bundled cassette from the command line', () => {
   }, 120_000);
 });
 
-describe('replay of a cassette recorded long ago', () => {
+describe.concurrent('replay of a cassette recorded long ago', () => {
   it('judges recorded bodies by the recording\'s Date, while rate-limit resets follow the live clock', async () => {
     // A recording made 200 days ago: the reference's clock and the fixtures' recordedAt both that far back.
     const AGO = 200 * 86_400_000;

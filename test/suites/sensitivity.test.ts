@@ -14,7 +14,7 @@ import { PUBLIC_PROBE, RATE_PROBE } from '../../src/preflight.js';
 import { planChecks, runConformance } from '../../src/runner.js';
 import { call } from '../helpers/reference.js';
 
-describe('the whole run against the correct reference', () => {
+describe.concurrent('the whole run against the correct reference', () => {
   it('has no failure and no warning, and stays within one window of the search limit', async () => {
     const r = await runConformance({ allowWrites: true });
     const bad = r.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'warn').map((c) => `${c.id}: ${c.message}`);
@@ -35,7 +35,7 @@ describe('the whole run against the correct reference', () => {
   }, 90_000);
 });
 
-describe('writes', () => {
+describe.concurrent('writes', () => {
   it('are on by default only against the embedded reference', async () => {
     const r = await runConformance({ suites: ['code-scanning'] });
     expect(r.checks.some((c) => c.id === 'alerts.dismiss' && c.outcome === 'pass')).toBe(true);
@@ -85,7 +85,7 @@ describe('writes', () => {
   });
 });
 
-describe('a lockout probe of a write wrongly admitted', () => {
+describe.concurrent('a lockout probe of a write wrongly admitted', () => {
   it('fails, and what it changed is put back as the sacrificial user or reported as left changed', async () => {
     const r = await runConformance({
       only: ['auth.lockout', 'auth.lockout.notifications.subscription-delete'], referenceFaults: ['auth-lockout-spares-valid-token@notifications.subscription-delete'],
@@ -96,7 +96,7 @@ describe('a lockout probe of a write wrongly admitted', () => {
   });
 });
 
-describe('an interrupted run', () => {
+describe.concurrent('an interrupted run', () => {
   it('skips the remaining checks and still undoes what it changed', async () => {
     const ref = await startReference({ port: 0, pollIntervalSeconds: 1 });
     try {
@@ -118,7 +118,7 @@ describe('an interrupted run', () => {
   });
 });
 
-describe('a retired source-import interface (503 everywhere)', () => {
+describe.concurrent('a retired source-import interface (503 everywhere)', () => {
   it('gets every import check skipped as feature-retired, none failed', async () => {
     const ref = await startReference({ port: 0, importsRetired: true, pollIntervalSeconds: 1 });
     try {
@@ -131,7 +131,7 @@ describe('a retired source-import interface (503 everywhere)', () => {
   });
 });
 
-describe('the same run under a prefix and with the real platform\'s vendor word', () => {
+describe.concurrent('the same run under a prefix and with the real platform\'s vendor word', () => {
   for (const options of [{ prefix: '/api/v3' }, { vendor: 'github' }]) {
     it(JSON.stringify(options), async () => {
       const r = await runConformance(options);
@@ -158,7 +158,7 @@ for (const f of FAULTS) {
   scoped.set(base, { requirement: f.requirement, faults: [...(scoped.get(base)?.faults ?? []), f.id] });
 }
 
-describe('the per-fault tests (test/suites/faults/, one file per group)', () => {
+describe.concurrent('the per-fault tests (test/suites/faults/, one file per group)', () => {
   it('have a file for every fault group, and no other', () => {
     const files = readdirSync(packagePath('test', 'suites', 'faults')).map((f) => f.replace(/\.test\.ts$/, '')).sort();
     expect(files).toEqual(Object.keys(FAULT_GROUPS).sort());
@@ -193,7 +193,7 @@ const batches = (base: string, faults: string[]): string[][] => {
   return [faults.filter((f) => !probed.includes(f)), ...probed.map((f) => [f])].filter((b) => b.length);
 };
 
-describe('every per-endpoint fault is caught by the check of its rule on that endpoint', () => {
+describe.concurrent('every per-endpoint fault is caught by the check of its rule on that endpoint', () => {
   for (const [base, { requirement, faults }] of scoped) {
     it(`${base} (${requirement}): ${faults.length} endpoints`, async () => {
       for (const batch of batches(base, faults)) {
