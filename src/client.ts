@@ -10,7 +10,8 @@ import { matchEndpoint } from '../spec/catalogue.js';
 import type { VendorNames } from '../spec/vendor.js';
 import type { ExchangeRecord } from './model.js';
 import type { Profile, TokenName } from './profile.js';
-import { Redactor } from './redact.js';
+import { urlSecrets } from './redact/credentials.js';
+import { Redactor } from './redact/redactor.js';
 
 export interface ClientOptions {
   profile: Profile;
@@ -54,6 +55,9 @@ export interface Reply {
   exchange: number;
 }
 
+/** Characters of a body that is not JSON kept in the transcript; cut after redaction, never before. */
+const MAX_TEXT_BODY = 2000;
+
 export class TargetUnreachable extends Error {}
 export class BudgetExhausted extends Error {}
 
@@ -82,7 +86,8 @@ export class Client {
   scheme: 'Bearer' | 'token' = 'Bearer';
 
   constructor(private readonly opts: ClientOptions, secrets: readonly string[]) {
-    this.redactor = new Redactor(secrets);
+    // The base URL's userinfo is a credential too: learned, and stripped from every output.
+    this.redactor = new Redactor(undefined, [...secrets, ...urlSecrets(opts.profile.base_url)]);
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     this.now = opts.now ?? Date.now;
     this.accept = opts.names.mediaType;
@@ -128,6 +133,11 @@ export class Client {
     return this.redactor.text(text);
   }
 
+  /** Every string of `value` (a whole run result) through the redactor, with all it has learned by now. */
+  redactAll<T>(value: T): T {
+    return this.redactor.strings(value);
+  }
+
   tokenValue(name: TokenName): string | undefined {
     return this.opts.profile.tokens?.[name]?.value;
   }
@@ -167,9 +177,11 @@ export class Client {
     const pollKey = `${method} ${url} ${headers.authorization ?? ''}`;
     if (req.poll) await this.waitForPoll(pollKey);
 
+    // Headers first: the credentials they carry are learned before the URL and body are masked.
+    const sentHeaders = this.redactor.headers(headers);
     const record: ExchangeRecord = {
       id: this.transcript.length + 1,
-      request: { method, url: this.redactor.text(url), headers: this.redactor.headers(headers), ...(req.body !== undefined ? { body: this.redactor.json(req.body) } : {}) },
+      request: { method, url: this.redactor.text(url), headers: sentHeaders, ...(req.body !== undefined ? { body: this.redactor.json(req.body) } : {}) },
       durationMs: 0,
     };
     this.transcript.push(record);
@@ -189,7 +201,7 @@ export class Client {
       text = await res.body.text();
     } catch (err) {
       record.durationMs = this.now() - started;
-      record.error = describeNetworkError(err, this.opts.timeoutMs);
+      record.error = this.redactor.text(describeNetworkError(err, this.opts.timeoutMs));
       throw new TargetUnreachable(`${method} ${this.redactor.text(url)}: ${record.error}`);
     }
     record.durationMs = this.now() - started;
@@ -205,10 +217,13 @@ export class Client {
       try {
         json = JSON.parse(text);
       } catch (err) {
-        jsonError = `body is not JSON (${(err as Error).message}); starts with ${JSON.stringify(text.slice(0, 60))}`;
+        // Redacted before it is cut, so the cut cannot leave the start of a secret.
+        jsonError = this.redactor.text(`body is not JSON (${(err as Error).message}); starts with ${JSON.stringify(this.redactor.text(text).slice(0, 60))}`);
       }
     }
-    record.response = { status, headers: this.redactor.headers(responseHeaders), ...(text.length ? { body: json !== undefined ? this.redactor.json(json) : this.redactor.text(text.slice(0, 2000)) } : {}) };
+    const receivedHeaders = this.redactor.headers(responseHeaders);
+    const body = json !== undefined ? this.redactor.json(json) : this.redactor.body(text, responseHeaders['content-type']).slice(0, MAX_TEXT_BODY);
+    record.response = { status, headers: receivedHeaders, ...(text.length ? { body } : {}) };
     const reply: Reply = { status, headers: responseHeaders, text, json, ...(jsonError ? { jsonError } : {}), exchange: record.id };
     if (reuseKey && status >= 200 && status < 300) this.answered.set(reuseKey, reply);
     return reply;

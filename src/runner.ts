@@ -73,6 +73,12 @@ export function planChecks(profile: Profile, opts: Pick<RunOptions, 'suites' | '
 export const EMBEDDED_POLL_INTERVAL_SECONDS = 1;
 
 export async function runConformance(given: RunOptions = {}): Promise<RunResult> {
+  const { result, client } = await run(given);
+  // Once more with every secret the run learned: one met late may have been echoed early.
+  return client.redactAll(result);
+}
+
+async function run(given: RunOptions): Promise<{ result: RunResult; client: Client }> {
   let options = given;
   const started = Date.now();
   let embedded: RunningReference | undefined;
@@ -111,7 +117,7 @@ export async function runConformance(given: RunOptions = {}): Promise<RunResult>
     if (found.stop) {
       // A broken setup is one diagnosis, not a skipped entry for every check.
       result.stopped = { ...found.stop, message: client.redact(found.stop.message) };
-      return result;
+      return { result, client };
     }
     const tokenless = tokenlessNotice(planned.map((p) => p.spec), profile);
     result.notices = [...found.notices, ...(tokenless ? [tokenless] : [])].map((n) => client.redact(n));
@@ -134,7 +140,7 @@ export async function runConformance(given: RunOptions = {}): Promise<RunResult>
     result.requests.total = client.count;
     result.durationMs = Date.now() - started;
   }
-  return result;
+  return { result, client };
 }
 
 async function runCheck(
