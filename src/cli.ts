@@ -6,6 +6,7 @@ import { referenceCommand, referenceOptions } from './commands/reference.js';
 import { runCommand, runOptions } from './commands/run.js';
 import { validateCommand, validateOptions } from './commands/validate.js';
 import { EXIT, UserError } from './exit-codes.js';
+import { Redactor } from './redact/redactor.js';
 
 export async function main(argv: string[]): Promise<void> {
   // A reader that stops early (`conformance --list | head`) is not an error.
@@ -39,7 +40,8 @@ export async function main(argv: string[]): Promise<void> {
       .parseAsync();
   } catch (err) {
     const code = err instanceof UserError ? err.exitCode : EXIT.usage;
-    process.stderr.write(`conformance: ${(err as Error).message.split('\n')[0]}\n`);
+    // A message may quote an argument (a URL with its userinfo): it goes through the redactor's patterns.
+    process.stderr.write(`conformance: ${new Redactor().text((err as Error).message.split('\n')[0] ?? '')}\n`);
     process.exitCode = code;
   }
 }

@@ -133,6 +133,11 @@ export class Client {
     return this.redactor.text(text);
   }
 
+  /** The start of a target's text for a message: redacted before it is cut, so the cut cannot leave the start of a secret. */
+  excerpt(text: string, length: number): string {
+    return this.redactor.text(text).slice(0, length);
+  }
+
   /** Every string of `value` (a whole run result) through the redactor, with all it has learned by now. */
   redactAll<T>(value: T): T {
     return this.redactor.strings(value);
@@ -216,9 +221,9 @@ export class Client {
     if (text.length) {
       try {
         json = JSON.parse(text);
-      } catch (err) {
-        // Redacted before it is cut, so the cut cannot leave the start of a secret.
-        jsonError = this.redactor.text(`body is not JSON (${(err as Error).message}); starts with ${JSON.stringify(this.redactor.text(text).slice(0, 60))}`);
+      } catch {
+        const shown = this.redactor.text(text);
+        jsonError = `body is not JSON (${jsonParseError(shown)}); starts with ${JSON.stringify(shown.slice(0, 60))}`;
       }
     }
     const receivedHeaders = this.redactor.headers(responseHeaders);
@@ -268,6 +273,16 @@ export class Client {
     if (!last) return;
     const wait = last.at + last.interval - this.now();
     if (wait > 0) await this.sleep(wait);
+  }
+}
+
+/** The parser's complaint about text that is not JSON: it quotes a cut of the text, so it is given the redacted text. */
+function jsonParseError(redacted: string): string {
+  try {
+    JSON.parse(redacted);
+    return 'invalid JSON';
+  } catch (err) {
+    return (err as Error).message;
   }
 }
 

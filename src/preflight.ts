@@ -82,7 +82,7 @@ async function probe(client: Client, profile: Profile, names: VendorNames, found
   }
 
   if (!usable(rate) && !usable(events)) {
-    const seen = `GET ${root}${RATE_PROBE} answered ${described(rate)}; GET ${root}${PUBLIC_PROBE} answered ${described(events)}`;
+    const seen = `GET ${root}${RATE_PROBE} answered ${described(rate, client)}; GET ${root}${PUBLIC_PROBE} answered ${described(events, client)}`;
     found.stop = rate.status >= 500 && events.status >= 500
       ? { reason: 'server-error', message: `the target answers server errors, not this API: ${seen}` }
       : { reason: 'not-json', message: `${root} does not answer like this API: ${seen}` };
@@ -186,8 +186,8 @@ function usable(r: Reply): boolean {
   return r.status < 500 && r.status !== 406 && !r.jsonError;
 }
 
-function described(r: Reply): string {
-  if (r.jsonError) return `${r.status} with a body that is not JSON (starts with ${JSON.stringify(r.text.slice(0, 40))})`;
+function described(r: Reply, client: Client): string {
+  if (r.jsonError) return `${r.status} with a body that is not JSON (starts with ${JSON.stringify(client.excerpt(r.text, 40))})`;
   const message = (r.json as { message?: unknown } | undefined)?.message;
   return `${r.status}${typeof message === 'string' ? ` "${message}"` : ''}`;
 }

@@ -11,8 +11,6 @@ export const MAX_JSON_DEPTH = 128;
 export const MIN_SECRET_LENGTH = 4;
 /** Values taken as secret only because of their field's name: short ones ("none", "true") would mangle the rest. */
 export const MIN_LEARNED_LENGTH = 8;
-/** A cut that leaves this many of a secret's first characters is masked from there on (truncation in messages). */
-export const PREFIX_LENGTH = 8;
 /** Base64 fragments of shorter secrets are too common to mask without mangling unrelated text. */
 export const MIN_ENCODED_LENGTH = 8;
 /** Secrets one redactor remembers; past it, names and patterns still mask, new values are not learned. */
@@ -24,7 +22,9 @@ export function normalizeName(name: string): string {
 }
 
 /** Field, form and query names (normalized) whose values are secrets: access_token, refresh_token, id_token, client_secret, apiKey… */
-const SECRET_NAME = /(?:password|passwd|secret|token|apikey|privatekey)$|^vcsusername$/;
+const SECRET_NAME = /(?:password|passwd|secret|token|apikey|privatekey)$/;
+/** Masked where named, but not hunted elsewhere: a login also appears in paths and messages. */
+const NAMED_ONLY = /^vcsusername$/;
 /** OAuth's authorization code travels in forms and query strings; in JSON `code` names an error code, kept. */
 const PAIR_ONLY_NAME = /^code$/;
 /**
@@ -55,8 +55,14 @@ export class SecretNames {
     this.headers = new Set(extra.headers.map((h) => h.toLowerCase()));
   }
 
-  /** A JSON field whose value is secret. */
+  /** A JSON field whose value is masked. */
   field(name: string): boolean {
+    const n = normalizeName(name);
+    return SECRET_NAME.test(n) || NAMED_ONLY.test(n) || this.fields.has(n);
+  }
+
+  /** A field whose value is a secret wherever else it appears (an echo), not only there. */
+  secretValue(name: string): boolean {
     const n = normalizeName(name);
     return SECRET_NAME.test(n) || this.fields.has(n);
   }

@@ -1,15 +1,12 @@
 /**
- * Known secret values, removed from text in every form a target may echo them in: as sent, cut
- * short (a prefix of PREFIX_LENGTH characters or more), percent- or form-encoded, and base64 (alone
- * or inside a longer base64 text, in the standard and the URL alphabet).
+ * Known secret values, removed from text in every form a target may echo them in: as sent,
+ * percent- or form-encoded, and base64 (alone or inside a longer base64 text, in the standard and
+ * the URL alphabet). A cut secret is not recognized: text is redacted before it is cut.
  */
-import { MASK, MAX_SECRETS, MIN_ENCODED_LENGTH, MIN_SECRET_LENGTH, PEM_MASK, PREFIX_LENGTH, TOO_DEEP } from './rules.js';
-
-/** Nested optional groups are a regex of their own per character: longer secrets are matched whole only. */
-const MAX_PREFIX_PATTERN = 256;
+import { MASK, MAX_SECRETS, MIN_ENCODED_LENGTH, MIN_SECRET_LENGTH, PEM_MASK, TOO_DEEP } from './rules.js';
 
 interface Form {
-  /** Regex source; `length` orders the alternatives, longest first, so a secret containing another is replaced whole. */
+  /** Escaped for a regex; ordered longest first, so a secret containing another is replaced whole. */
   source: string;
   length: number;
   replacement: string;
@@ -28,9 +25,7 @@ export class Secrets {
     const literal = (text: string) => {
       if (text.length >= min && !this.forms.has(text)) this.forms.set(text, { source: escape(text), length: text.length, replacement });
     };
-    if (secret.length >= PREFIX_LENGTH && secret.length <= MAX_PREFIX_PATTERN) {
-      this.forms.set(secret, { source: escape(secret.slice(0, PREFIX_LENGTH)) + nestedTail(secret.slice(PREFIX_LENGTH)), length: secret.length, replacement });
-    } else literal(secret);
+    literal(secret);
     literal(encodeURIComponent(secret));
     literal(new URLSearchParams({ v: secret }).toString().slice(2));
     const bytes = Buffer.from(secret);
@@ -69,11 +64,6 @@ export function isMasked(value: string): boolean {
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** `a(?:b(?:c)?)?`: as much of the rest as follows, so any cut of the secret is matched to its end. */
-function nestedTail(rest: string): string {
-  return [...rest].reverse().reduce((inner, ch) => `(?:${escape(ch)}${inner})?`, '');
 }
 
 /**
