@@ -8,7 +8,7 @@ import { request as undiciRequest } from 'undici';
 import { SESSION_HEADER } from '../proxy/protocol.js';
 import { matchEndpoint } from '../spec/catalogue.js';
 import type { VendorNames } from '../spec/vendor.js';
-import type { ExchangeRecord } from './model.js';
+import type { ExchangeRecord, RunResult } from './model.js';
 import type { Profile, TokenName } from './profile.js';
 import { urlSecrets } from './redact/credentials.js';
 import { Redactor } from './redact/redactor.js';
@@ -78,6 +78,8 @@ export class Client {
   private readonly session = `run-${randomUUID()}`;
   /** Exchanges recorded since the last call of `take()`. */
   private pending: number[] = [];
+  /** Per exchange, how many secrets the redactor knew before redacting it. */
+  private readonly redactedWith = new Map<number, number>();
   /** Successful GET replies by method, URL and request headers, for `reuse`. */
   private readonly answered = new Map<string, Reply>();
   /** The Accept header sent by default: the recommended media type, unless the preflight found the target refuses it. */
@@ -138,9 +140,13 @@ export class Client {
     return this.redactor.text(text).slice(0, length);
   }
 
-  /** Every string of `value` (a whole run result) through the redactor, with all it has learned by now. */
-  redactAll<T>(value: T): T {
-    return this.redactor.strings(value);
+  /**
+   * A run's result through the redactor with every secret it learned by now (one met late may have
+   * been echoed early): exchanges redacted before the last secret was learned are redacted again.
+   */
+  redactResult(result: RunResult): RunResult {
+    const transcript = result.transcript.map((x) => (this.redactedWith.get(x.id) === this.redactor.learned ? x : this.redactor.strings(x)));
+    return { ...this.redactor.strings({ ...result, transcript: [] }), transcript };
   }
 
   tokenValue(name: TokenName): string | undefined {
@@ -182,6 +188,7 @@ export class Client {
     const pollKey = `${method} ${url} ${headers.authorization ?? ''}`;
     if (req.poll) await this.waitForPoll(pollKey);
 
+    this.redactedWith.set(this.transcript.length + 1, this.redactor.learned);
     // Headers first: the credentials they carry are learned before the URL and body are masked.
     const sentHeaders = this.redactor.headers(headers);
     const record: ExchangeRecord = {

@@ -23,6 +23,11 @@ export class Redactor {
     for (const secret of known) this.learn(secret);
   }
 
+  /** How many secret values it knows; it only grows. */
+  get learned(): number {
+    return this.secrets.size;
+  }
+
   /** From now on `secret` (in any encoding) becomes `replacement` wherever it appears. */
   learn(secret: string, replacement: string = MASK, min?: number): void {
     this.secrets.add(secret, replacement, min);

@@ -18,6 +18,11 @@ export class Secrets {
   private pattern: RegExp | null | undefined;
   private replacements: string[] = [];
 
+  /** How many secrets are known: a text redacted when it was the same needs no second pass. */
+  get size(): number {
+    return this.known.size;
+  }
+
   /** Remembers `secret`; a value that is itself a mask, or shorter than `min`, is not a secret. */
   add(secret: string, replacement: string = MASK, min: number = MIN_SECRET_LENGTH): void {
     if (secret.length < min || this.known.has(secret) || this.known.size >= MAX_SECRETS || isMasked(secret)) return;

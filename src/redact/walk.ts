@@ -36,9 +36,10 @@ export function mapJson(value: unknown, text: (s: string) => string, mask: (key:
   return root[0];
 }
 
-/** Defines rather than assigns, so a `__proto__` key of parsed JSON stays a plain key. */
+/** A `__proto__` key of parsed JSON is defined, not assigned, so it stays a plain key (assignment is the fast path). */
 function put(target: Container, key: string | number, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else (target as Record<string | number, unknown>)[key] = value;
 }
 
 /**
