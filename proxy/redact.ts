@@ -8,15 +8,13 @@
  */
 import { parseCredential } from '../src/redact/credentials.js';
 import { Redactor } from '../src/redact/redactor.js';
-import type { RedactionRules } from '../src/redact/rules.js';
+import { MASK, type RedactionRules } from '../src/redact/rules.js';
 import { mapStrings, storeBody } from './body.js';
 import type { Identities } from './identities.js';
 import type { RecordedRequest, RecordedResponse, StoredBody } from './interaction.js';
 
-export type { RedactionRules } from '../src/redact/rules.js';
-
 /** A credential already redacted: a placeholder of identities.ts (`token#1`) or the mask. */
-const REDACTED = /^(?:token#\d+|\[REDACTED\])$/;
+const alreadyRedacted = (value: string) => value === MASK || /^token#\d+$/.test(value);
 
 /** Rules from several sources (a cassette's, the command line's) as one: header names lower-case, each name once, sorted. */
 export function mergeRules(...sources: { headers?: readonly string[] | undefined; fields?: readonly string[] | undefined }[]): { headers: string[]; fields: string[] } {
@@ -57,25 +55,24 @@ export class ExchangeRedactor {
     for (const [name, value] of Object.entries(live.headers)) {
       if (name === 'authorization') {
         const given = value.trim().split(/\s+/).pop() ?? '';
-        identity = REDACTED.test(given) ? given : this.identities.placeholder(parseCredential(value).secret);
-        masked[name] = REDACTED.test(given) ? value : scrub.credential(value, identity);
+        identity = alreadyRedacted(given) ? given : this.identities.placeholder(parseCredential(value).secret);
+        masked[name] = alreadyRedacted(given) ? value : scrub.credential(value, identity);
       } else if (scrub.names.header(name)) masked[name] = scrub.header(name, value);
     }
     const query: Record<string, string[]> = {};
     for (const name of [...new Set(live.query.keys())].sort()) {
       const values = live.query.getAll(name);
       query[name] = scrub.names.pair(name) ? values.map((v) => {
-        if (REDACTED.test(v)) return v;
+        if (alreadyRedacted(v)) return v;
         const placeholder = this.identities.placeholder(v);
         scrub.learn(v, placeholder);
         return placeholder;
       }) : values;
     }
-    const body = this.exposeFields(storeBody(live.body, live.headers['content-type']), scrub);
-    if (body?.encoding === 'json') scrub.learnFields(body.json);
+    // The body before the rest: the secrets of a form are learned as it is masked.
+    const redacted = this.cleanBody(storeBody(live.body, live.headers['content-type']), live.headers['content-type'], scrub);
     const headers = Object.fromEntries(Object.entries(live.headers).map(([name, value]) => [name, masked[name] ?? scrub.text(value)]));
     for (const [name, values] of Object.entries(query)) if (!scrub.names.pair(name)) query[name] = values.map((v) => scrub.text(v));
-    const redacted = this.cleanBody(body, live.headers['content-type'], scrub);
     return {
       request: { method: live.method, path: scrub.text(live.path), query, headers: sortKeys(headers), ...(redacted ? { body: redacted } : {}) },
       identity,
@@ -84,9 +81,9 @@ export class ExchangeRedactor {
   }
 
   response(status: number, liveHeaders: Record<string, string>, stored: StoredBody | undefined, scrub: Redactor): RecordedResponse {
-    const body = this.exposeFields(stored, scrub);
-    if (body?.encoding === 'json') scrub.learnFields(body.json);
-    const redacted = this.cleanBody(body, liveHeaders['content-type'], scrub);
+    // Headers are read twice: the secrets of secret headers are learned before the body is masked, and the body's before the headers are.
+    scrub.headers(liveHeaders);
+    const redacted = this.cleanBody(stored, liveHeaders['content-type'], scrub);
     return { status, headers: sortKeys(scrub.headers(liveHeaders)), ...(redacted ? { body: redacted } : {}) };
   }
 
@@ -105,7 +102,9 @@ export class ExchangeRedactor {
     return scrub.holdsField(json) ? { encoding: 'json', json } : body;
   }
 
-  private cleanBody(body: StoredBody | undefined, contentType: string | undefined, scrub: Redactor): StoredBody | undefined {
+  /** The body masked; its secrets (fields, form pairs) are learned first, so an echo of one anywhere in it goes too. */
+  private cleanBody(stored: StoredBody | undefined, contentType: string | undefined, scrub: Redactor): StoredBody | undefined {
+    const body = this.exposeFields(stored, scrub);
     if (body?.encoding === 'json') return { encoding: 'json', json: scrub.json(body.json) };
     if (body?.encoding === 'text') return { encoding: 'text', text: scrub.body(body.text, contentType) };
     return mapStrings(body, (s) => scrub.text(s));

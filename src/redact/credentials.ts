@@ -1,6 +1,6 @@
 /** The secret pieces of a credential as sent: an Authorization value, a cookie header, a URL's userinfo. */
 
-export interface Credential {
+interface Credential {
   scheme: string | null;
   /** What identifies the caller: the token, or `user:secret` of a Basic credential. */
   secret: string;

@@ -62,7 +62,7 @@ export class Redactor {
   }
 
   /** Learns the values of secret fields without changing anything (the proxy keys on what follows). */
-  learnFields(value: unknown): void {
+  private learnFields(value: unknown): void {
     mapJson(value, (s) => s, (key, v) => {
       if (typeof v === 'string' && this.names.secretValue(key)) this.learn(v, MASK, MIN_LEARNED_LENGTH);
       return false;

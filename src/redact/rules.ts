@@ -17,7 +17,7 @@ export const MIN_ENCODED_LENGTH = 8;
 export const MAX_SECRETS = 1000;
 
 /** Names compared without case and separators: `apiKey`, `api_key` and `API-KEY` are one name. */
-export function normalizeName(name: string): string {
+function normalizeName(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 

@@ -63,7 +63,7 @@ export class Secrets {
 }
 
 /** Already redacted: a mask (or text carrying one) is never a secret to learn. */
-export function isMasked(value: string): boolean {
+function isMasked(value: string): boolean {
   return value.includes(MASK) || value.includes(PEM_MASK) || value.includes(TOO_DEEP);
 }
 
