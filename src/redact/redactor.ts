@@ -51,7 +51,7 @@ export class Redactor {
   header(name: string, value: string): string {
     const lower = name.toLowerCase();
     if (CREDENTIAL_HEADERS.includes(lower)) return this.credential(value);
-    for (const s of headerSecrets(lower, value)) this.learn(s);
+    for (const s of headerSecrets(lower, value)) this.learn(s, MASK, MIN_LEARNED_LENGTH);
     return MASK;
   }
 
@@ -61,7 +61,7 @@ export class Redactor {
     return mapJson(value, (s) => this.text(s), (key) => this.names.field(key));
   }
 
-  /** Learns the values of secret fields without changing anything (the proxy keys on what follows). */
+  /** Learns the values of secret fields, so an echo of one elsewhere in the same document is masked too. */
   private learnFields(value: unknown): void {
     mapJson(value, (s) => s, (key, v) => {
       if (typeof v === 'string' && this.names.secretValue(key)) this.learn(v, MASK, MIN_LEARNED_LENGTH);
@@ -90,7 +90,10 @@ export class Redactor {
     let out = value.includes('-----BEGIN') ? value.replace(PEM, PEM_MASK) : value;
     if (out.includes('://')) {
       out = out.replace(USERINFO, (_whole, scheme: string, userinfo: string) => {
-        for (const s of [userinfo, ...userPassword(userinfo)]) this.learn(decode(s));
+        for (const s of [userinfo, ...userPassword(userinfo)]) {
+          this.learn(s);
+          this.learn(decode(s));
+        }
         return scheme;
       });
     }

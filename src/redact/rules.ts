@@ -9,7 +9,7 @@ export const TOO_DEEP = '[TOO DEEP]';
 export const MAX_JSON_DEPTH = 128;
 /** Shorter secrets are not removed from free text: they would mangle unrelated words. */
 export const MIN_SECRET_LENGTH = 4;
-/** Values taken as secret only because of their field's name: short ones ("none", "true") would mangle the rest. */
+/** Values taken as secret only because of their name (a field, a pair, a cookie): short ones ("none", "dark") would mangle the rest. */
 export const MIN_LEARNED_LENGTH = 8;
 /** Base64 fragments of shorter secrets are too common to mask without mangling unrelated text. */
 export const MIN_ENCODED_LENGTH = 8;
