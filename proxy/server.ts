@@ -7,14 +7,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { matchEndpoint } from '../spec/catalogue.js';
 import { listen, normalizePrefix } from '../src/listen.js';
+import { urlSecrets } from '../src/redact/credentials.js';
+import type { Redactor } from '../src/redact/redactor.js';
 import { jsonAnswer, type Answer } from './answer.js';
 import { bodyBytes, mapStrings, storeBody } from './body.js';
 import { Cassette, type Entry, type OpenOptions } from './cassette.js';
 import type { RecordedRequest } from './interaction.js';
 import { differences, matchKey, matchView, routeOf, type MatchView } from './match.js';
 import { freshIdentityTable, Identities } from './identities.js';
-import { urlSecrets } from '../src/redact/credentials.js';
-import type { Redactor } from '../src/redact/redactor.js';
 import { ExchangeRedactor, mergeRules } from './redact.js';
 import { compose, type Exchange, type ProxyMode, type Source, type Stage } from './stage.js';
 import { builtinStages, type SynthesisOptions } from './stages.js';
