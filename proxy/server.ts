@@ -8,13 +8,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { matchEndpoint } from '../spec/catalogue.js';
 import { bodyLimit, BoundedBuffer, DEFAULT_MAX_BODY_BYTES } from '../src/bounds.js';
 import { listen, normalizePrefix } from '../src/listen.js';
+import { urlSecrets } from '../src/redact/credentials.js';
+import type { Redactor } from '../src/redact/redactor.js';
 import { jsonAnswer, type Answer } from './answer.js';
 import { bodyBytes, mapStrings, storeBody } from './body.js';
 import { Cassette, type Entry, type OpenOptions } from './cassette.js';
 import type { RecordedRequest } from './interaction.js';
 import { differences, matchKey, matchView, routeOf, type MatchView } from './match.js';
 import { freshIdentityTable, Identities } from './identities.js';
-import { ExchangeRedactor, mergeRules, type Scrubber } from './redact.js';
+import { ExchangeRedactor, mergeRules } from './redact.js';
 import { compose, type Exchange, type ProxyMode, type Source, type Stage } from './stage.js';
 import { builtinStages, type SynthesisOptions } from './stages.js';
 import { FIXTURE_HEADER, PROXY_HEADER, SESSION_HEADER } from './protocol.js';
@@ -86,7 +88,8 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     cassette.saveMeta();
   }
   const identities = new Identities(meta ?? freshIdentityTable(), writable ? () => cassette!.metaChanged() : undefined);
-  const redactor = new ExchangeRedactor(identities, rules);
+  // The target's userinfo goes upstream as a credential: an echo of it is scrubbed like the callers' own.
+  const redactor = new ExchangeRedactor(identities, rules, urlSecrets(options.target ?? ''));
   const stats = { fixture: 0, upstream: 0, unmatched: 0, 'upstream-error': 0, recorded: 0 };
   /** Per session, per key: how many times the key has been replayed. */
   const positions = new Map<string, Map<string, number>>();
@@ -181,7 +184,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     send(res, PROXY_HEADER in answer.headers ? answer : { ...answer, headers: { ...answer.headers, [PROXY_HEADER]: 'synthesized' } }, head);
   }
 
-  function save(request: RecordedRequest, key: string, up: Awaited<ReturnType<Upstream['forward']>>, scrub: Scrubber): void {
+  function save(request: RecordedRequest, key: string, up: Awaited<ReturnType<Upstream['forward']>>, scrub: Redactor): void {
     const stored = Object.fromEntries(Object.entries(up.headers).filter(([k]) => !UNSTORED_RESPONSE_HEADERS.includes(k)));
     const response = redactor.response(up.status, stored, storeBody(up.body, up.headers['content-type']), scrub);
     cassette!.add({

@@ -9,6 +9,7 @@ import { undoCommand, undoOptions } from './commands/undo.js';
 import { validateCommand, validateOptions } from './commands/validate.js';
 import { EXIT, UserError } from './exit-codes.js';
 import { readPackageJson } from './paths.js';
+import { Redactor } from './redact/redactor.js';
 
 export async function main(argv: string[]): Promise<void> {
   // A reader that stops early (`conformance --list | head`) is not an error.
@@ -48,8 +49,8 @@ export async function main(argv: string[]): Promise<void> {
     await cli.parseAsync();
   } catch (err) {
     const code = err instanceof UserError ? err.exitCode : EXIT.usage;
-    // The message may quote the target (a stopped run's diagnosis): shown, never obeyed by the terminal.
-    process.stderr.write(`conformance: ${terminalText((err as Error).message.split('\n')[0] ?? '')}\n`);
+    // The message may quote the target (a stopped run's diagnosis) or an argument (a URL with its userinfo): redacted, and shown, never obeyed by the terminal.
+    process.stderr.write(`conformance: ${terminalText(new Redactor().text((err as Error).message.split('\n')[0] ?? ''))}\n`);
     process.exitCode = code;
   }
 }

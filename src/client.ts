@@ -11,9 +11,10 @@ import { SESSION_HEADER } from '../proxy/protocol.js';
 import { matchEndpoint } from '../spec/catalogue.js';
 import type { VendorNames } from '../spec/vendor.js';
 import { bodyLimit, BoundedBuffer, DEFAULT_MAX_BODY_BYTES, MAX_JSON_DEPTH, nestsDeeper } from './bounds.js';
-import type { ExchangeRecord } from './model.js';
+import type { ExchangeRecord, RunResult } from './model.js';
 import type { Profile, TokenName } from './profile.js';
-import { Redactor } from './redact.js';
+import { urlSecrets } from './redact/credentials.js';
+import { Redactor } from './redact/redactor.js';
 
 export interface ClientOptions {
   profile: Profile;
@@ -73,6 +74,9 @@ export interface Reply {
   exchange: number;
 }
 
+/** Characters of a body that is not JSON kept in the transcript; cut after redaction, never before. */
+const MAX_TEXT_BODY = 2000;
+
 export class TargetUnreachable extends Error {}
 export class BudgetExhausted extends Error {}
 /** The run was interrupted (Ctrl-C) while this request or wait was under way. */
@@ -105,6 +109,8 @@ export class Client {
   private readonly session = `run-${randomUUID()}`;
   /** Exchanges recorded since the last call of `take()`. */
   private pending: number[] = [];
+  /** Per exchange, how many secrets the redactor knew before redacting it. */
+  private readonly redactedWith = new Map<number, number>();
   /** Successful GET replies by method, URL and request headers, for `reuse`. */
   private readonly answered = new Map<string, Reply>();
   /** The Accept header sent by default: the recommended media type, unless the preflight found the target refuses it. */
@@ -113,7 +119,8 @@ export class Client {
   scheme: 'Bearer' | 'token' = 'Bearer';
 
   constructor(private readonly opts: ClientOptions, secrets: readonly string[]) {
-    this.redactor = new Redactor(secrets);
+    // The base URL's userinfo is a credential too: learned, and stripped from every output.
+    this.redactor = new Redactor(undefined, [...secrets, ...urlSecrets(opts.profile.base_url)]);
     this.now = opts.now ?? Date.now;
     this.accept = opts.names.mediaType;
   }
@@ -156,6 +163,20 @@ export class Client {
 
   redact(text: string): string {
     return this.redactor.text(text);
+  }
+
+  /** The start of a target's text for a message: redacted before it is cut, so the cut cannot leave the start of a secret. */
+  excerpt(text: string, length: number): string {
+    return this.redactor.text(text).slice(0, length);
+  }
+
+  /**
+   * A run's result through the redactor with every secret it learned by now (one met late may have
+   * been echoed early): exchanges redacted before the last secret was learned are redacted again.
+   */
+  redactResult(result: RunResult): RunResult {
+    const transcript = result.transcript.map((x) => (this.redactedWith.get(x.id) === this.redactor.learned ? x : this.redactor.strings(x)));
+    return { ...this.redactor.strings({ ...result, transcript: [] }), transcript };
   }
 
   tokenValue(name: TokenName): string | undefined {
@@ -224,9 +245,12 @@ export class Client {
     const pollKey = `${method} ${url} ${headers.authorization ?? ''}`;
     if (req.poll) await this.waitForPoll(pollKey, signal);
 
+    this.redactedWith.set(this.transcript.length + 1, this.redactor.learned);
+    // Headers first: the credentials they carry are learned before the URL and body are masked.
+    const sentHeaders = this.redactor.headers(headers);
     const record: ExchangeRecord = {
       id: this.transcript.length + 1,
-      request: { method, url: this.redactor.text(url), headers: this.redactor.headers(headers), ...(req.body !== undefined ? { body: this.redactor.json(req.body) } : {}) },
+      request: { method, url: this.redactor.text(url), headers: sentHeaders, ...(req.body !== undefined ? { body: this.redactor.json(req.body) } : {}) },
       durationMs: 0,
     };
     this.transcript.push(record);
@@ -258,7 +282,7 @@ export class Client {
         record.error = interrupted.message;
         throw interrupted;
       }
-      record.error = whole.aborted ? `no complete answer within ${totalMs} ms` : describeNetworkError(err, this.opts.timeoutMs);
+      record.error = whole.aborted ? `no complete answer within ${totalMs} ms` : this.redactor.text(describeNetworkError(err, this.opts.timeoutMs));
       throw new TargetUnreachable(`${method} ${this.redactor.text(url)}: ${record.error}`);
     }
     record.durationMs = this.now() - started;
@@ -272,15 +296,18 @@ export class Client {
     let jsonError: string | undefined;
     if (nestsDeeper(text)) {
       // Not parsed, so nothing after the parse (redaction, schema validation, reports) walks it.
-      jsonError = `body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels, the client's limit; starts with ${JSON.stringify(text.slice(0, 60))}`;
+      jsonError = `body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels, the client's limit; starts with ${JSON.stringify(this.excerpt(text, 60))}`;
     } else if (text.length) {
       try {
         json = JSON.parse(text);
-      } catch (err) {
-        jsonError = `body is not JSON (${(err as Error).message}); starts with ${JSON.stringify(text.slice(0, 60))}`;
+      } catch {
+        const shown = this.redactor.text(text);
+        jsonError = `body is not JSON (${jsonParseError(shown)}); starts with ${JSON.stringify(shown.slice(0, 60))}`;
       }
     }
-    record.response = { status, headers: this.redactor.headers(responseHeaders), ...(text.length ? { body: json !== undefined ? this.redactor.json(json) : this.redactor.text(text.slice(0, 2000)) } : {}) };
+    const receivedHeaders = this.redactor.headers(responseHeaders);
+    const body = json !== undefined ? this.redactor.json(json) : this.redactor.body(text, responseHeaders['content-type']).slice(0, MAX_TEXT_BODY);
+    record.response = { status, headers: receivedHeaders, ...(text.length ? { body } : {}) };
     const reply: Reply = { status, headers: responseHeaders, text, json, ...(jsonError ? { jsonError } : {}), exchange: record.id };
     if (reuseKey && status >= 200 && status < 300) this.answered.set(reuseKey, reply);
     return reply;
@@ -363,6 +390,16 @@ function throttled(reply: Reply, now: number): { ms: number; what: string } | un
     return { ms: Math.max(reset * 1000 - now + 1000, 0), what: `X-RateLimit-Remaining: 0 on a ${reply.status}, reset ${reset}` };
   }
   return undefined;
+}
+
+/** The parser's complaint about text that is not JSON: it quotes a cut of the text, so it is given the redacted text. */
+function jsonParseError(redacted: string): string {
+  try {
+    JSON.parse(redacted);
+    return 'invalid JSON';
+  } catch (err) {
+    return (err as Error).message;
+  }
 }
 
 function lower(headers: Record<string, string>): Record<string, string> {

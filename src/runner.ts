@@ -85,6 +85,11 @@ export function planChecks(profile: Profile, opts: Pick<RunOptions, 'suites' | '
 export const EMBEDDED_POLL_INTERVAL_SECONDS = 1;
 
 export async function runConformance(given: RunOptions = {}): Promise<RunResult> {
+  const { result, client } = await run(given);
+  return client.redactResult(result);
+}
+
+async function run(given: RunOptions): Promise<{ result: RunResult; client: Client }> {
   let options = given;
   const started = Date.now();
   let embedded: RunningReference | undefined;
@@ -129,7 +134,7 @@ export async function runConformance(given: RunOptions = {}): Promise<RunResult>
     if (found.stop) {
       // A broken setup is one diagnosis, not a skipped entry for every check.
       result.stopped = { ...found.stop, message: client.redact(found.stop.message) };
-      return result;
+      return { result, client };
     }
     const tokenless = tokenlessNotice(planned.map((p) => p.spec), profile);
     result.notices = [...found.notices, ...(tokenless ? [tokenless] : [])].map((n) => client.redact(n));
@@ -156,7 +161,7 @@ export async function runConformance(given: RunOptions = {}): Promise<RunResult>
     result.requests.total = client.count;
     result.durationMs = Date.now() - started;
   }
-  return result;
+  return { result, client };
 }
 
 async function runCheck(

@@ -98,7 +98,7 @@ export const authSuite: Suite = {
           if (judgeRefusal(r.status, control.status).verdict !== 'refused') continue;
           refused += 1;
           const message = (r.json as { message?: unknown } | undefined)?.message;
-          if (typeof message !== 'string') t.fail(`GET ${path} answered ${r.status} without a message string: ${r.text.slice(0, 120)}`);
+          if (typeof message !== 'string') t.fail(`GET ${path} answered ${r.status} without a message string: ${t.client.excerpt(r.text, 120)}`);
         }
         if (!refused) t.skip('inconclusive', 'no probe was refused while its control succeeded');
       },

@@ -185,7 +185,7 @@ const RULES: readonly Rule[] = [
       const { verdict, reason } = judgeRefusal(reply.status, reached.status);
       if (verdict !== 'refused') return t.skip('inconclusive', `${line(e, req)} with an invalid token: ${reason}`);
       const message = (reply.json as { message?: unknown } | undefined)?.message;
-      if (typeof message !== 'string') t.fail(`${line(e, req)} answered ${reply.status} without a message string: ${reply.text.slice(0, 120)}`);
+      if (typeof message !== 'string') t.fail(`${line(e, req)} answered ${reply.status} without a message string: ${t.client.excerpt(reply.text, 120)}`);
     },
   },
   {

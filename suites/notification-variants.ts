@@ -240,7 +240,7 @@ export const notificationWriteChecks: CheckSpec[] = [
       if (!t.expectStatus(r, [202, 205], 'PUT /notifications with last_read_at')) return;
       if (r.status === 205) return t.info(`answered 205: ${batch} threads were marked at once, so no 202 to inspect`);
       const message = (t.body<{ message?: unknown }>(r))?.message;
-      if (typeof message !== 'string') t.fail(`the 202 body is ${r.text.slice(0, 100)}, without a message string`);
+      if (typeof message !== 'string') t.fail(`the 202 body is ${t.client.excerpt(r.text, 100)}, without a message string`);
       await settle(t, r.status);
     },
   },

@@ -96,7 +96,7 @@ async function markNothing(t: CheckContext, path: string): Promise<RequestOption
   // The unread threads updated before a second later, so one updated at last_read_at itself is found too.
   const older = await t.request({ path: `${path}?before=2000-01-01T00:00:01Z&per_page=1` });
   if (older.status !== 200 || !Array.isArray(older.json) || older.json.length) {
-    return t.skip('missing-resource', `GET ${path} of unread threads updated by ${lastReadAt} answered ${older.status} ${older.text.slice(0, 80)}: `
+    return t.skip('missing-resource', `GET ${path} of unread threads updated by ${lastReadAt} answered ${older.status} ${t.client.excerpt(older.text, 80)}: `
       + 'not an empty list, so marking read up to then could change something');
   }
   return { method: 'PUT', path, body: { last_read_at: lastReadAt } };

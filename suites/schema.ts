@@ -151,7 +151,7 @@ const errorBodies: CheckSpec = {
         continue;
       }
       const body = reply.json as { message?: unknown } | undefined;
-      if (typeof body?.message !== 'string') t.fail(`GET ${path} answered ${reply.status} without a message string: ${reply.text.slice(0, 120)}`);
+      if (typeof body?.message !== 'string') t.fail(`GET ${path} answered ${reply.status} without a message string: ${t.client.excerpt(reply.text, 120)}`);
     }
   },
 };

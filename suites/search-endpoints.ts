@@ -192,7 +192,7 @@ export function judgeTextMatchFields(t: CheckContext, ep: string, found: readonl
       const value = resource?.[tm.property];
       if (value === undefined || value === null) continue;
       if (typeof value !== 'string') t.fail(`${ep}: property ${JSON.stringify(tm.property)} of the item it names is ${JSON.stringify(value)}, not a string`, `${where}/property`);
-      else if (fragment !== undefined && !value.includes(fragment)) t.fail(`${ep}: fragment ${JSON.stringify(fragment)} is not a substring of the item's ${tm.property} ${JSON.stringify(value.slice(0, 120))}`, `${where}/fragment`);
+      else if (fragment !== undefined && !value.includes(fragment)) t.fail(`${ep}: fragment ${JSON.stringify(fragment)} is not a substring of the item's ${tm.property} ${JSON.stringify(t.client.excerpt(value, 120))}`, `${where}/fragment`);
     }
   }
   if (!judged) t.inconclusive(`${ep}: no item of ${found.length} carries a text match to judge`);

@@ -26,7 +26,9 @@ export interface ExportHarArgs { fixtures: string; out: string }
 export function exportHarCommand(args: ExportHarArgs): void {
   const cassette = open(args.fixtures, false);
   // Chronological, and within a key in sequence order, so an import numbers sequences alike.
-  const interactions = cassette.entries().map((e) => e.interaction)
+  // Redacted again on the way out (a fixture may have been edited by hand); a redacted one stays as it is.
+  const redact = exchangeRedaction(new ExchangeRedactor(new Identities(cassette.meta), { headers: cassette.meta.redactHeaders, fields: cassette.meta.redactFields }));
+  const interactions = cassette.entries().map((e) => ({ ...e.interaction, ...redact(e.interaction) }))
     .sort((a, b) => a.recordedAt.localeCompare(b.recordedAt) || a.sequence - b.sequence);
   writeFileAtomic(args.out, `${JSON.stringify(exportHar(interactions, cassette.meta), null, 2)}\n`);
   process.stdout.write(`${interactions.length} interactions of ${args.fixtures} written to ${args.out}\n`);
@@ -60,31 +62,19 @@ export function importHarCommand(args: ImportHarArgs): void {
   } catch (err) {
     throw new UserError(`${args.har}: ${(err as Error).message}`);
   }
-  // Our own export is already redacted and brings the identity table live requests are keyed with;
-  // HAR from other tools still holds its secrets and goes through the recorder's redaction.
+  // Every entry is redacted, even one that carries our own cassette metadata (a crafted HAR could);
+  // redacting our own export again changes nothing, and its identity table keys live requests alike.
   const rules = mergeRules({ headers: own?.redactHeaders, fields: own?.redactFields }, { headers: args['redact-header'], fields: args['redact-field'] });
-  if (own) {
-    const added = [...rules.headers.filter((h) => !own.redactHeaders.includes(h)).map((h) => `--redact-header ${h}`),
-      ...rules.fields.filter((f) => !own.redactFields.includes(f)).map((f) => `--redact-field ${f}`)];
-    if (added.length) throw new UserError(`${args.har} was exported by the proxy, already redacted (and not redacted again on import): ${added.join(', ')} would not apply; record again with it`);
-  }
   const cassette = open(args.fixtures, true);
   const meta = cassette.meta;
   if (own) Object.assign(meta, { salt: own.salt, digest: own.digest, placeholders: own.placeholders });
   Object.assign(meta, { redactHeaders: rules.headers, redactFields: rules.fields });
   cassette.saveMeta();
-  const redactor = new ExchangeRedactor(new Identities(meta, () => cassette.metaChanged()), { headers: meta.redactHeaders, fields: meta.redactFields });
-  const prepare = own ? undefined : (x: HarExchange): HarExchange => {
-    const query = new URLSearchParams(Object.entries(x.request.query).flatMap(([name, values]) => values.map((v) => [name, v])));
-    const headers = Object.fromEntries(Object.entries(endToEnd(x.request.headers)).filter(([name]) => !UNSTORED_REQUEST_HEADERS.includes(name)));
-    const redacted = redactor.request({ method: x.request.method, path: x.request.path, query, headers, body: bodyBytes(x.request.body) });
-    const stored = Object.fromEntries(Object.entries(endToEnd(x.response.headers)).filter(([name]) => !UNSTORED_RESPONSE.includes(name)));
-    return { request: redacted.request, response: redactor.response(x.response.status, stored, x.response.body, redacted.scrub) };
-  };
+  const prepare = exchangeRedaction(new ExchangeRedactor(new Identities(meta, () => cassette.metaChanged()), { headers: meta.redactHeaders, fields: meta.redactFields }));
   let count = 0;
   try {
     try {
-      for (const { sequence: _sequence, ...draft } of importHar(har, keys.keyOf, { ...(args.upstream ? { upstream: args.upstream } : {}), ...(prepare ? { prepare } : {}) })) {
+      for (const { sequence: _sequence, ...draft } of importHar(har, keys.keyOf, { ...(args.upstream ? { upstream: args.upstream } : {}), prepare })) {
         cassette.add(draft);
         count++;
       }
@@ -99,7 +89,18 @@ export function importHarCommand(args: ImportHarArgs): void {
   }
   // Reopening validates every file written, as a replay will.
   open(args.fixtures, false);
-  process.stdout.write(`${count} interactions of ${args.har} written to ${args.fixtures}${own ? '' : ' (redacted)'}\n`);
+  process.stdout.write(`${count} interactions of ${args.har} written to ${args.fixtures} (redacted)\n`);
+}
+
+/** An exchange as the recorder would store it: end-to-end headers, the unstored ones dropped, redacted. */
+function exchangeRedaction(redactor: ExchangeRedactor): (x: HarExchange) => HarExchange {
+  return (x) => {
+    const query = new URLSearchParams(Object.entries(x.request.query).flatMap(([name, values]) => values.map((v) => [name, v])));
+    const headers = Object.fromEntries(Object.entries(endToEnd(x.request.headers)).filter(([name]) => !UNSTORED_REQUEST_HEADERS.includes(name)));
+    const redacted = redactor.request({ method: x.request.method, path: x.request.path, query, headers, body: bodyBytes(x.request.body) });
+    const stored = Object.fromEntries(Object.entries(endToEnd(x.response.headers)).filter(([name]) => !UNSTORED_RESPONSE.includes(name)));
+    return { request: redacted.request, response: redactor.response(x.response.status, stored, x.response.body, redacted.scrub) };
+  };
 }
 
 function open(dir: string, writable: boolean): Cassette {

@@ -1,0 +1,78 @@
+/**
+ * What redaction masks, as data: the names of secret fields, form pairs, query parameters and
+ * headers, the text patterns that are secret whatever their context, and the bounds of the walk.
+ */
+export const MASK = '[REDACTED]';
+export const PEM_MASK = '[REDACTED PRIVATE KEY]';
+/** Stands for JSON nested deeper than MAX_JSON_DEPTH: reports must still serialize a hostile body. */
+export const TOO_DEEP = '[TOO DEEP]';
+export const MAX_JSON_DEPTH = 128;
+/** Shorter secrets are not removed from free text: they would mangle unrelated words. */
+export const MIN_SECRET_LENGTH = 4;
+/** Values taken as secret only because of their name (a field, a pair, a cookie): short ones ("none", "dark") would mangle the rest. */
+export const MIN_LEARNED_LENGTH = 8;
+/** Base64 fragments of shorter secrets are too common to mask without mangling unrelated text. */
+export const MIN_ENCODED_LENGTH = 8;
+/** Secrets one redactor remembers; past it, names and patterns still mask, new values are not learned. */
+export const MAX_SECRETS = 1000;
+
+/** Names compared without case and separators: `apiKey`, `api_key` and `API-KEY` are one name. */
+function normalizeName(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** Field, form and query names (normalized) whose values are secrets: access_token, refresh_token, id_token, client_secret, apiKey… */
+const SECRET_NAME = /(?:password|passwd|secret|token|apikey|privatekey)$/;
+/** Masked where named, but not hunted elsewhere: a login also appears in paths and messages. */
+const NAMED_ONLY = /^vcsusername$/;
+/** OAuth's authorization code travels in forms and query strings; in JSON `code` names an error code, kept. */
+const PAIR_ONLY_NAME = /^code$/;
+/**
+ * Header names with a secret value, by word: Authorization, Cookie, Set-Cookie, X-Api-Key,
+ * Private-Token, X-Auth-Token… Whole words, so X-OAuth-Scopes and WWW-Authenticate stay readable.
+ */
+const SECRET_HEADER = /(?:^|[-_])(?:auth|authorization|token|secret|password|passwd|cookie|session|otp|credentials?)(?:[-_]|$)|(?:^|[-_])api[-_]?key(?:[-_]|$)/i;
+
+/** A private key block, or what a cut left of one (no END line). */
+export const PEM = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----(?:[\s\S]*?-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----|[\s\S]*$)/g;
+/** The userinfo of a URL (`https://user:password@host`). */
+export const USERINFO = /\b([a-z][a-z0-9+.-]{0,30}:\/\/)([^\s/?#@<>"']{1,1000})@/gi;
+/** A `name=value` pair of a form or query string, or of a URL inside text. */
+export const PAIR = /(^|[?&;\s])([^=&?#;\s"'<>]{1,100})=([^&#;,\s"'<>]*)/g;
+
+/** Extra names from the command line (`--redact-field`, `--redact-header`), on top of the built-in ones. */
+export interface RedactionRules {
+  headers: readonly string[];
+  fields: readonly string[];
+}
+
+export class SecretNames {
+  private readonly fields: Set<string>;
+  private readonly headers: Set<string>;
+
+  constructor(extra: RedactionRules = { headers: [], fields: [] }) {
+    this.fields = new Set(extra.fields.map(normalizeName));
+    this.headers = new Set(extra.headers.map((h) => h.toLowerCase()));
+  }
+
+  /** A JSON field whose value is masked. */
+  field(name: string): boolean {
+    const n = normalizeName(name);
+    return SECRET_NAME.test(n) || NAMED_ONLY.test(n) || this.fields.has(n);
+  }
+
+  /** A field whose value is a secret wherever else it appears (an echo), not only there. */
+  secretValue(name: string): boolean {
+    const n = normalizeName(name);
+    return SECRET_NAME.test(n) || this.fields.has(n);
+  }
+
+  /** A form pair or query parameter whose value is secret. */
+  pair(name: string): boolean {
+    return this.field(name) || PAIR_ONLY_NAME.test(normalizeName(name));
+  }
+
+  header(name: string): boolean {
+    return SECRET_HEADER.test(name) || this.headers.has(name.toLowerCase());
+  }
+}

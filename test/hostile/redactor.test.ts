@@ -1,0 +1,188 @@
+/**
+ * The redactor's edges against hostile input: a cut never leaves the start of a secret, a HAR
+ * claiming to be our own export is redacted all the same (and our own export is left as it was),
+ * nesting too deep for a recursive walk is bounded, and names decide what is masked: secret ones
+ * are, ordinary ones (rate limits, request ids, validators, links) are not.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { freshIdentityTable, Identities } from '../../proxy/identities.js';
+import { ExchangeRedactor } from '../../proxy/redact.js';
+import { createProxy } from '../../proxy/server.js';
+import { vendorNames } from '../../spec/vendor.js';
+import { Client } from '../../src/client.js';
+import { importHarCommand } from '../../src/commands/har.js';
+import { listen } from '../../src/listen.js';
+import { SecretNames, TOO_DEEP } from '../../src/redact/rules.js';
+import { mapJson } from '../../src/redact/walk.js';
+import { cassetteFiles, tempCassette } from '../proxy/helpers.js';
+import { leakedForms, OAUTH_PATH, OWN, secret, startEchoTarget, type EchoTarget } from './echo-target.js';
+
+const TOKEN = secret('token');
+const DEPTH = 100_000;
+
+/** A server answering every request with `body` under `type`. */
+async function answering(type: string, body: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': type });
+    res.end(body);
+  });
+  const { origin } = await listen(server);
+  return { url: origin, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+const clientOf = (url: string) => new Client({ profile: { base_url: url, tokens: { classic: { value: TOKEN } } }, names: vendorNames('service'), timeoutMs: 5000, maxRequests: 10 }, [TOKEN]);
+
+describe('a cut', () => {
+  // The token starts 4 characters before each place text is cut: at 60 (the not-JSON message) and at 2,000 (the transcript).
+  const text = `${'a'.repeat(56)}${TOKEN}${'b'.repeat(2000 - 56 - TOKEN.length - 4)}${TOKEN}${'c'.repeat(100)}`;
+  let server: Awaited<ReturnType<typeof answering>>;
+  beforeAll(async () => {
+    server = await answering('text/plain', text);
+  });
+  afterAll(() => server.close());
+
+  it('is made after redaction, so no start of a secret survives it', async () => {
+    const prefix = TOKEN.slice(0, 8);
+    expect(text.slice(0, 60)).toContain(TOKEN.slice(0, 4));
+    expect(text.slice(0, 2000).slice(-4)).toBe(TOKEN.slice(0, 4));
+    const client = clientOf(server.url);
+    const reply = await client.send({ path: '/events' });
+    expect(reply.jsonError).toMatch(/^body is not JSON/);
+    expect(reply.jsonError).not.toContain(TOKEN.slice(0, 4));
+    const stored = JSON.stringify(client.transcript);
+    expect(stored).toContain('[REDACTED]');
+    expect(stored).not.toContain(prefix);
+    expect(stored).not.toContain(TOKEN.slice(0, 4));
+    for (const length of [60, 61, 63, 70]) {
+      expect(text.slice(0, length)).toContain(TOKEN.slice(0, 4));
+      expect(client.excerpt(text, length)).not.toContain(TOKEN.slice(0, 4));
+    }
+  });
+});
+
+describe('nesting deeper than a recursive walk survives', () => {
+  const deep = `${'['.repeat(DEPTH)}"${TOKEN}"${']'.repeat(DEPTH)}`;
+  let server: Awaited<ReturnType<typeof answering>>;
+  beforeAll(async () => {
+    server = await answering('application/json', deep);
+  });
+  afterAll(() => server.close());
+
+  it('is cut off where it is too deep, in the walker, the client transcript and a recorded fixture', async () => {
+    expect(JSON.stringify(mapJson(JSON.parse(deep), (s) => s))).toContain(TOO_DEEP);
+    const client = clientOf(server.url);
+    await client.send({ path: '/events' });
+    const stored = JSON.stringify(client.transcript);
+    expect(stored).toContain(TOO_DEEP);
+    expect(stored).not.toContain(TOKEN);
+    const fixtures = tempCassette();
+    const proxy = await createProxy({ mode: 'record', target: server.url, fixtures, port: 0 });
+    try {
+      await fetch(`${proxy.url}/events`, { headers: { authorization: `Bearer ${TOKEN}` } }).then((r) => r.arrayBuffer());
+    } finally {
+      await proxy.close();
+    }
+    const recorded = cassetteFiles(fixtures).filter((f) => f.name.startsWith('get-events'));
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]!.text).toContain(TOO_DEEP);
+  }, 30_000);
+});
+
+describe('the client against an OAuth token endpoint', () => {
+  let target: EchoTarget;
+  beforeAll(async () => {
+    target = await startEchoTarget();
+  });
+  afterAll(() => target.close());
+
+  it('masks the secret pairs of a form answer and the secret fields it sent', async () => {
+    const sent = { client_id: 'app-id', client_secret: secret('client-secret'), code: 'x', password: secret('password') };
+    const client = clientOf(target.url);
+    const reply = await client.send({ method: 'POST', path: OAUTH_PATH, body: sent });
+    expect(reply.text).toContain(OWN.formToken);
+    const stored = JSON.stringify(client.transcript);
+    for (const s of [sent.client_secret, sent.password, OWN.formToken, OWN.formCode, OWN.refreshToken, TOKEN]) for (const f of leakedForms(s)) expect(stored).not.toContain(f);
+    expect(stored).toContain('token_type=bearer');
+    expect(stored).toContain('"client_id":"app-id"');
+  });
+});
+
+describe('a HAR carrying cassette metadata', () => {
+  beforeEach(() => { vi.spyOn(process.stdout, 'write').mockReturnValue(true); });
+  afterEach(() => { vi.restoreAllMocks(); });
+
+  it('is redacted on import all the same', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'crafted-har-'));
+    const password = secret('vcs-password');
+    const har = {
+      log: {
+        version: '1.2', creator: { name: 'conformance', version: '0' },
+        _cassette: { version: 1, ...freshIdentityTable(), redactHeaders: [], redactFields: [] },
+        entries: [{
+          startedDateTime: '2026-03-10T12:00:00.000Z', time: 3, _upstream: 'http://127.0.0.1:9',
+          request: {
+            method: 'PUT', url: `http://127.0.0.1:9/repos/o/r/import?access_token=${encodeURIComponent(TOKEN)}`, httpVersion: 'HTTP/1.1', cookies: [], queryString: [], headersSize: -1, bodySize: 0,
+            headers: [{ name: 'Authorization', value: `Bearer ${TOKEN}` }, { name: 'X-Api-Key', value: OWN.apiKey }],
+            postData: { mimeType: 'application/json', text: JSON.stringify({ vcs_url: 'https://svn.example.invalid/x', vcs_password: password }) },
+          },
+          response: {
+            status: 201, statusText: 'Created', httpVersion: 'HTTP/1.1', cookies: [], headersSize: -1, bodySize: -1, redirectURL: '',
+            headers: [{ name: 'Content-Type', value: 'application/json' }, { name: 'Location', value: `https://x.example.invalid/?token=${encodeURIComponent(TOKEN)}` }],
+            content: { size: 0, mimeType: 'application/json', text: JSON.stringify({ echo: Buffer.from(TOKEN).toString('base64'), refresh_token: OWN.refreshToken, password }) },
+          },
+          cache: {}, timings: { send: 0, wait: 3, receive: 0 },
+        }],
+      },
+    };
+    writeFileSync(join(dir, 'crafted.har'), JSON.stringify(har));
+    const fixtures = tempCassette();
+    importHarCommand({ har: join(dir, 'crafted.har'), fixtures, 'redact-header': [], 'redact-field': [] });
+    const files = cassetteFiles(fixtures);
+    expect(files.length).toBe(3);
+    const found = files.flatMap((f) => [TOKEN, password, OWN.apiKey, OWN.refreshToken].flatMap(leakedForms).filter((s) => f.text.includes(s)).map((s) => `${s} in ${f.name}`));
+    expect(found).toEqual([]);
+  });
+});
+
+describe('redacting what is redacted already', () => {
+  it('changes nothing: placeholders and masks stay as they are', () => {
+    const redactor = new ExchangeRedactor(new Identities(freshIdentityTable()), { headers: [], fields: [] });
+    const live = {
+      method: 'POST', path: '/login', query: new URLSearchParams({ access_token: TOKEN, page: '2' }),
+      headers: { authorization: `Basic ${Buffer.from(`ada:${TOKEN}`).toString('base64')}`, 'x-api-key': OWN.apiKey, 'content-type': 'application/x-www-form-urlencoded' },
+      body: Buffer.from(`client_secret=${encodeURIComponent(TOKEN)}&code=abc&state=kept`),
+    };
+    const once = redactor.request(live).request;
+    const again = redactor.request({
+      method: once.method, path: once.path, query: new URLSearchParams(Object.entries(once.query).flatMap(([k, vs]) => vs.map((v) => [k, v]))),
+      headers: once.headers, body: Buffer.from(once.body?.encoding === 'text' ? once.body.text : ''),
+    }).request;
+    expect(JSON.stringify(once)).not.toContain(TOKEN);
+    expect(once.body).toEqual({ encoding: 'text', text: 'client_secret=[REDACTED]&code=[REDACTED]&state=kept' });
+    expect(again).toEqual(once);
+  });
+});
+
+describe('names', () => {
+  const names = new SecretNames();
+
+  it('mask the credential headers of common APIs, and leave the ordinary ones readable', () => {
+    const secret = ['Authorization', 'Proxy-Authorization', 'Cookie', 'Set-Cookie', 'X-Api-Key', 'Api-Key', 'apikey', 'Private-Token', 'X-Auth-Token', 'X-GitHub-OTP', 'X-CSRF-Token', 'X-Session-Id'];
+    const ordinary = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-ratelimit-used', 'x-ratelimit-resource', 'x-github-request-id', 'etag', 'link', 'location',
+      'x-oauth-scopes', 'x-accepted-oauth-scopes', 'www-authenticate', 'x-poll-interval', 'content-type', 'x-github-sso', 'x-github-api-version-selected', 'x-accepted-github-permissions'];
+    expect(secret.filter((h) => !names.header(h))).toEqual([]);
+    expect(ordinary.filter((h) => names.header(h))).toEqual([]);
+  });
+
+  it('mask secret fields in any spelling; `code` only in forms and query strings, where OAuth sends it', () => {
+    const secret = ['access_token', 'refresh_token', 'id_token', 'token', 'secret', 'client_secret', 'apiKey', 'api_key', 'password', 'vcs_password', 'private_key', 'PRIVATE-TOKEN'];
+    const ordinary = ['secret_scanning', 'tokens_url', 'keys_url', 'token_type', 'key', 'state', 'message', 'documentation_url'];
+    expect(secret.filter((f) => !names.field(f) || !names.pair(f))).toEqual([]);
+    expect(ordinary.filter((f) => names.field(f) || names.pair(f))).toEqual([]);
+    expect([names.field('code'), names.pair('code')]).toEqual([false, true]);
+  });
+});
