@@ -9,8 +9,8 @@ export default defineConfig({
     // Most of a run is waiting on X-Poll-Interval and the reference's clocks, not CPU: twice as
     // many workers as cores overlaps the waits (vitest's default, cores - 1, is one worker here).
     maxWorkers: Math.max(2, availableParallelism() * 2),
-    // Whole runs in parallel on a shared two-core machine take a minute at worst.
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
+    // Whole runs side by side on a shared two-core machine take minutes at worst.
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
   },
 });

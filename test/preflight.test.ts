@@ -112,7 +112,7 @@ describe.concurrent('a partial setup is one notice; only what depends on it is s
     expect(refused.filter((id) => !id.startsWith('auth.token-scheme.'))).toEqual([]);
     expect(r.counts.pass).toBeGreaterThan(50);
     expect(passedOnNothing(r)).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   it('rate limiting off: no check fails; the rate-limit checks are skipped naming it, the versioning checks pass', async () => {
     const front = await altered(rateLimitingOff, { quotas: rateLimitingOffQuotas });
@@ -151,7 +151,7 @@ describe.concurrent('no profile (a base URL only)', () => {
     expect(r.transcript.filter((e) => e.request.headers.authorization)).toEqual([]);
     expect(passedOnNothing(r)).toEqual([]);
     expect(r.notices).toEqual([expect.stringMatching(/^the profile names no token: \d+ checks need none; \d+ need one \(classic \(\d+\).*conformance reference --write-profile/)]);
-  }, 120_000);
+  }, 300_000);
 
   it('where nothing runs without a token: stopped as nothing-checked, with the fix', async () => {
     const ref = await reference();

@@ -58,7 +58,7 @@ describe.concurrent('the bundled cassette', () => {
     for (const id of REPLAY_SYNTHESIZED) expect(result.checks.find((c) => c.id === id)?.outcome).toBe('skip');
     expect(ids(result, 'pass').length).toBeGreaterThan(100);
     expect(foreign).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe.concurrent('the bundled cassette from the command line', () => {
@@ -79,7 +79,7 @@ describe.concurrent('the bundled cassette from the command line', () => {
     } finally {
       await proxy.close();
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 describe.concurrent('replay of a cassette recorded long ago', () => {
@@ -105,5 +105,5 @@ describe.concurrent('replay of a cassette recorded long ago', () => {
     expect(failures(result)).toEqual([]);
     expect(unmatched).toBe(0);
     expect(ids(result, 'pass')).toEqual(expect.arrayContaining(['events.age-90-days', 'events.public-delay', 'rate-limit.status-categories', 'conditional.events-304']));
-  }, 60_000);
+  }, 300_000);
 });

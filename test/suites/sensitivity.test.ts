@@ -32,7 +32,7 @@ describe.concurrent('the whole run against the correct reference', () => {
     expect(limits.filter(([limit, remaining]) => !([LIMITS.search.perMinuteAuthenticated, LIMITS.search.perMinuteAnonymous] as number[]).includes(limit!) || remaining! < 1)).toEqual([]);
     // The reference enforces the limit: no request of the run met a rate-limit refusal.
     expect(r.transcript.filter((e) => /rate limit/i.test(JSON.stringify(e.response?.body ?? '')))).toEqual([]);
-  }, 90_000);
+  }, 300_000);
 });
 
 describe.concurrent('writes', () => {
@@ -139,7 +139,7 @@ describe.concurrent('the same run under a prefix and with the real platform\'s v
       expect(r.counts.pass).toBeGreaterThan(50);
       if (options.vendor) expect(r.transcript.some((e) => e.request.headers.accept === 'application/vnd.github+json')).toBe(true);
       if (options.prefix) expect(r.transcript.every((e) => new URL(e.request.url).pathname.startsWith('/api/v3/'))).toBe(true);
-    }, 90_000);
+    }, 300_000);
   }
 });
 
