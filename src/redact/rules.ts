@@ -2,6 +2,8 @@
  * What redaction masks, as data: the names of secret fields, form pairs, query parameters and
  * headers, the text patterns that are secret whatever their context, and the bounds of the walk.
  */
+import { SESSION_HEADER } from '../../proxy/protocol.js';
+
 export const MASK = '[REDACTED]';
 export const PEM_MASK = '[REDACTED PRIVATE KEY]';
 /** Stands for JSON nested deeper than MAX_JSON_DEPTH: reports must still serialize a hostile body. */
@@ -73,6 +75,9 @@ export class SecretNames {
   }
 
   header(name: string): boolean {
-    return SECRET_HEADER.test(name) || this.headers.has(name.toLowerCase());
+    const lower = name.toLowerCase();
+    // The run's own session id on a replaying proxy names a sequence, not a caller: kept readable.
+    if (lower === SESSION_HEADER) return this.headers.has(lower);
+    return SECRET_HEADER.test(name) || this.headers.has(lower);
   }
 }
