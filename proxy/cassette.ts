@@ -15,11 +15,14 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../src/fs-atomic.js';
 import type { Interaction, RecordedRequest, StoredBody } from './interaction.js';
 import { freshIdentityTable, type IdentityTable } from './identities.js';
+import { Lru } from './lru.js';
 
 export const INDEX_FILE = 'index.json';
 export const META_FILE = 'cassette.json';
 /** How long new interactions may wait for the index to be rewritten. */
 const INDEX_DELAY_MS = 200;
+/** Parsed interactions kept (JSON characters): re-reading a file is cheaper than holding every one a long run touched. */
+const HELD_CHARS = 8 * 1024 * 1024;
 
 /** A cassette that cannot be used as it is; the message is one line and names the file. */
 export class CassetteError extends Error {}
@@ -61,8 +64,8 @@ export class Cassette {
   private readonly requests = new Map<string, Route>();
   /** Route → the keys recorded on it. */
   private readonly routes = new Map<string, Set<string>>();
-  /** File name → the interaction, once read. */
-  private readonly read = new Map<string, Interaction>();
+  /** File name → the interaction, once read, while recently used. */
+  private readonly read = new Lru<string, Interaction>(HELD_CHARS, (i) => JSON.stringify(i).length);
   private indexDirty = false;
   private indexTimer: NodeJS.Timeout | undefined;
 
@@ -88,6 +91,16 @@ export class Cassette {
   /** Interactions recorded for a key, in sequence order. */
   get(key: string): Entry[] {
     return (this.files.get(key) ?? []).map((file) => ({ file, interaction: this.interaction(file, key) }));
+  }
+
+  /** File names recorded for a key, in sequence order, without reading them. */
+  sequence(key: string): readonly string[] {
+    return this.files.get(key) ?? [];
+  }
+
+  /** One interaction of `key` by its file name (see `sequence`). */
+  entry(key: string, file: string): Entry {
+    return { file, interaction: this.interaction(file, key) };
   }
 
   /** The first interaction of every key on a route (see `routeOf`). */

@@ -24,6 +24,19 @@ export interface Representation {
 const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'transfer-encoding'];
 
 /**
+ * Per frozen answer, its dated and validated forms: the replayer hands out the same frozen answer
+ * for a fixture on every request (see proxy/rendered.ts), so its Date and hash are made once.
+ * Answers that may still change are prepared afresh each time.
+ */
+const prepared = new WeakMap<Answer, Forms>();
+
+interface Forms {
+  recordedAt: string;
+  dated: Answer;
+  validated?: Answer;
+}
+
+/**
  * The answer to a replayed request. It carries the recording's Date: a replayed body is the
  * upstream as it was then, and clients that judge bodies by the server's clock (the 90-day event
  * window, the five-minute delay) must judge it by that time, however old the cassette. A GET's
@@ -32,9 +45,14 @@ const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'tra
  * against a body.)
  */
 export function answerConditional(req: ConditionalRequest, served: Representation): Answer {
-  const dated = { ...served.answer, headers: { ...served.answer.headers, date: new Date(served.recordedAt).toUTCString() } };
+  let forms = prepared.get(served.answer);
+  if (forms?.recordedAt !== served.recordedAt) {
+    forms = { recordedAt: served.recordedAt, dated: { ...served.answer, headers: { ...served.answer.headers, date: new Date(served.recordedAt).toUTCString() } } };
+    if (Object.isFrozen(served.answer)) prepared.set(served.answer, forms);
+  }
+  const { dated } = forms;
   if (req.method.toUpperCase() !== 'GET' || dated.status !== 200 || !dated.body) return dated;
-  const answer = withValidators({ answer: dated, recordedAt: served.recordedAt });
+  const answer = forms.validated ??= withValidators({ answer: dated, recordedAt: served.recordedAt });
   const conditions = { ifNoneMatch: req.headers['if-none-match'], ifModifiedSince: req.headers['if-modified-since'] };
   return notModified(conditions, { etag: answer.headers.etag!, lastModified: answer.headers['last-modified'] }) ? toNotModified(answer) : answer;
 }
