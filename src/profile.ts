@@ -3,7 +3,8 @@
  * against schemas/profile.schema.json, with `env:NAME` token values resolved from the environment.
  */
 import { readFileSync } from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { EXIT, UserError } from './exit-codes.js';
 import { readPackageJson } from './paths.js';
 
@@ -54,10 +55,19 @@ export interface Profile {
   resources?: ProfileResources;
 }
 
-const validate = new Ajv2020({ allErrors: false, strict: true }).compile<Profile>(readPackageJson<object>('schemas', 'profile.schema.json'));
+let compiled: ValidateFunction<Profile> | undefined;
+
+/** Compiled on the first profile read: a run against the built-in reference never loads the schema compiler. */
+function profileValidator(): ValidateFunction<Profile> {
+  if (compiled) return compiled;
+  const { Ajv2020 } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  compiled = new Ajv2020({ allErrors: false, strict: true }).compile<Profile>(readPackageJson<object>('schemas', 'profile.schema.json'));
+  return compiled;
+}
 
 /** Checks a parsed profile and resolves `env:NAME` values. `source` names it in errors. */
 export function parseProfile(data: unknown, source: string, env: NodeJS.ProcessEnv = process.env): Profile {
+  const validate = profileValidator();
   if (!validate(data)) {
     const e = validate.errors?.[0];
     const where = e?.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '(top level)';

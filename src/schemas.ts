@@ -6,7 +6,8 @@
  * requiredness is not shown; in strict mode, fields the spec does not describe are information.
  */
 import { readdirSync } from 'node:fs';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { EXIT, UserError } from './exit-codes.js';
 import { packagePath, readPackageJson } from './paths.js';
 
@@ -71,23 +72,31 @@ function strictCopy(node: unknown): unknown {
 const SCHEMAS = loadSchemas();
 /** Absent listed fields seen by the validation running now (validation is synchronous). */
 let absent: Finding[] = [];
-const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
-ajv.addKeyword('x-optional');
-ajv.addKeyword({
-  keyword: LISTED,
-  type: 'object',
-  schemaType: 'array',
-  errors: false,
-  validate: (fields: string[], data: Record<string, unknown>, _parent: unknown, cxt?: { instancePath: string }) => {
-    for (const f of fields) if (!(f in data)) absent.push({ path: `${cxt?.instancePath ?? ''}/${f}`, message: `field "${f}" absent (requiredness not shown)` });
-    return true;
-  },
-});
-for (const [name, schema] of SCHEMAS) {
-  if (name === 'profile' || name === 'report') continue;
-  const graded = withListed(schema) as Schema;
-  ajv.addSchema(graded);
-  ajv.addSchema(strictCopy(graded) as Schema);
+let ajv: Ajv2020 | undefined;
+
+/** The schema compiler, loaded and fed on the first grade: commands that grade nothing never pay for it. */
+function compiler(): Ajv2020 {
+  if (ajv) return ajv;
+  const { Ajv2020: Compiler } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  ajv = new Compiler({ allErrors: true, strict: true, strictRequired: false });
+  ajv.addKeyword('x-optional');
+  ajv.addKeyword({
+    keyword: LISTED,
+    type: 'object',
+    schemaType: 'array',
+    errors: false,
+    validate: (fields: string[], data: Record<string, unknown>, _parent: unknown, cxt?: { instancePath: string }) => {
+      for (const f of fields) if (!(f in data)) absent.push({ path: `${cxt?.instancePath ?? ''}/${f}`, message: `field "${f}" absent (requiredness not shown)` });
+      return true;
+    },
+  });
+  for (const [name, schema] of SCHEMAS) {
+    if (name === 'profile' || name === 'report') continue;
+    const graded = withListed(schema) as Schema;
+    ajv.addSchema(graded);
+    ajv.addSchema(strictCopy(graded) as Schema);
+  }
+  return ajv;
 }
 const compiled = new Map<string, ValidateFunction>();
 
@@ -96,7 +105,7 @@ function validator(name: string, list: boolean, strict: boolean): ValidateFuncti
   let v = compiled.get(key);
   if (!v) {
     const id = `${strict ? STRICT_BASE : BASE}${name}.schema.json`;
-    v = list ? ajv.compile({ type: 'array', items: { $ref: id } }) : ajv.getSchema(id)!;
+    v = list ? compiler().compile({ type: 'array', items: { $ref: id } }) : compiler().getSchema(id)!;
     compiled.set(key, v);
   }
   return v;
