@@ -34,6 +34,8 @@ interface Forms {
   recordedAt: string;
   dated: Answer;
   validated?: Answer;
+  /** Kept for later requests, so frozen. */
+  kept: boolean;
 }
 
 /**
@@ -45,16 +47,27 @@ interface Forms {
  * against a body.)
  */
 export function answerConditional(req: ConditionalRequest, served: Representation): Answer {
-  let forms = prepared.get(served.answer);
-  if (forms?.recordedAt !== served.recordedAt) {
-    forms = { recordedAt: served.recordedAt, dated: { ...served.answer, headers: { ...served.answer.headers, date: new Date(served.recordedAt).toUTCString() } } };
-    if (Object.isFrozen(served.answer)) prepared.set(served.answer, forms);
-  }
+  const forms = formsOf(served);
   const { dated } = forms;
   if (req.method.toUpperCase() !== 'GET' || dated.status !== 200 || !dated.body) return dated;
-  const answer = forms.validated ??= withValidators({ answer: dated, recordedAt: served.recordedAt });
+  let answer = forms.validated;
+  if (!answer) {
+    answer = withValidators({ answer: dated, recordedAt: served.recordedAt });
+    if (forms.kept) forms.validated = frozen(answer);
+  }
   const conditions = { ifNoneMatch: req.headers['if-none-match'], ifModifiedSince: req.headers['if-modified-since'] };
   return notModified(conditions, { etag: answer.headers.etag!, lastModified: answer.headers['last-modified'] }) ? toNotModified(answer) : answer;
+}
+
+function formsOf(served: Representation): Forms {
+  const found = prepared.get(served.answer);
+  if (found?.recordedAt === served.recordedAt) return found;
+  const dated = { ...served.answer, headers: { ...served.answer.headers, date: new Date(served.recordedAt).toUTCString() } };
+  if (!Object.isFrozen(served.answer)) return { recordedAt: served.recordedAt, dated, kept: false };
+  // Shared by the requests to come, as the answer it derives from is.
+  const forms = { recordedAt: served.recordedAt, dated: frozen(dated), kept: true };
+  prepared.set(served.answer, forms);
+  return forms;
 }
 
 /** A 200 with ETag (quoted, strong: a hash of the bytes as served) and Last-Modified (recorded, else the recording time). */
@@ -62,6 +75,11 @@ export function withValidators({ answer, recordedAt }: Representation): Answer {
   const etag = `"${createHash('sha256').update(answer.body ?? '').digest('hex')}"`;
   const lastModified = answer.headers['last-modified'] ?? new Date(recordedAt).toUTCString();
   return { ...answer, headers: { ...answer.headers, etag, 'last-modified': lastModified } };
+}
+
+function frozen(answer: Answer): Answer {
+  Object.freeze(answer.headers);
+  return Object.freeze(answer);
 }
 
 /** The 304: no body, the 200's other headers kept (validators, X-Poll-Interval, Link). */
