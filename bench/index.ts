@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { DEFAULT_CACHE_BYTES } from '../proxy/rendered.js';
 import { writeCassette } from './cassettes.js';
 import { footprintBench } from './footprint.js';
 import { count, table, tempDir, type Row } from './harness.js';
@@ -101,7 +102,7 @@ writeFileSync(DOC, [
   + '`--search-limit off` keeps the synthesized search limit (30 a minute) from turning a load test into 403s.',
   '- "bare node:http" answers the bytes the proxy answered (captured first: status, headers, body), so both send the same bytes; '
   + 'talkback (a dev dependency) records the same exchanges from the bare server first, then replays them.',
-  '- Resident memory is read from /proc (Linux). Rendered answers are kept in a byte-bounded cache (`--cache-mb`, default 32), '
+  `- Resident memory is read from /proc (Linux). Rendered answers are kept in a byte-bounded cache (\`--cache-mb\`, default ${DEFAULT_CACHE_BYTES / 1024 / 1024}), `
   + 'parsed fixtures in a smaller one, so memory after every fixture was requested is bounded however many there are.',
   '',
 ].join('\n'));

@@ -62,39 +62,44 @@ export async function throughputBench(o: ThroughputOptions): Promise<ThroughputR
     for (const size of sizes) scenarios.push(await scenario(o, `${count(size)} fixture${size > 1 ? 's' : ''}`, size, 0, true, start));
     for (const padding of o.paddings) scenarios.push(await scenario(o, `1 fixture, ${kb(padding)} body`, 1, padding, false, start));
 
-    const runs = new Map<string, LoadResult[]>();
+    const runs = new Map<string, (LoadResult & { cpuUs: number })[]>();
     const variants = scenarios.flatMap((s) => s.servers.map((server) => ({ s, server, key: `${s.name}|${server.name}` })));
     for (let round = 0; round < o.rounds; round++) {
       const order = round % 2 ? [...variants].reverse() : variants;
       for (const v of order) {
+        const cpuBefore = v.server.child.cpuMs() ?? NaN;
         const r = await load({ url: v.server.child.url, paths: v.s.paths, headers: HEADERS, bodies: v.s.bodies, connections: o.connections, durationS: o.durationS });
-        runs.set(v.key, [...runs.get(v.key) ?? [], r]);
+        // The server's own CPU per answer: what it costs, whatever share of the machine it got.
+        const cpuUs = (((v.server.child.cpuMs() ?? NaN) - cpuBefore) * 1000) / r.answers;
+        runs.set(v.key, [...runs.get(v.key) ?? [], { ...r, cpuUs }]);
       }
     }
 
-    const med = (key: string, f: (r: LoadResult) => number) => median(runs.get(key)!.map(f));
+    type Run = LoadResult & { cpuUs: number };
+    const med = (key: string, f: (r: Run) => number) => median(runs.get(key)!.map(f));
     const rows: string[] = [];
     const claims: string[] = [];
     for (const s of scenarios) {
-      const bare = (f: (r: LoadResult) => number) => med(`${s.name}|bare node:http`, f);
+      const bare = (f: (r: Run) => number) => med(`${s.name}|bare node:http`, f);
       for (const { name } of s.servers) {
         const key = `${s.name}|${name}`;
         const all = runs.get(key)!;
         rows.push(`| ${s.name} | ${name} | ${count(med(key, (r) => r.rps))} | ${(med(key, (r) => r.rps) / bare((r) => r.rps)).toFixed(2)}x `
-          + `| ${med(key, (r) => r.p50Ms).toFixed(1)} | ${med(key, (r) => r.p99Ms).toFixed(1)} | ${count(all.reduce((n, r) => n + r.answers, 0))} | ${all.reduce((n, r) => n + r.wrong, 0)} |`);
+          + `| ${med(key, (r) => r.p50Ms).toFixed(1)} | ${med(key, (r) => r.p99Ms).toFixed(1)} | ${med(key, (r) => r.cpuUs).toFixed(0)} | ${count(all.reduce((n, r) => n + r.answers, 0))} | ${all.reduce((n, r) => n + r.wrong, 0)} |`);
       }
       const proxy = `${s.name}|replaying proxy`;
       const ratio = med(proxy, (r) => r.rps) / bare((r) => r.rps);
       const added = med(proxy, (r) => r.p99Ms) - bare((r) => r.p99Ms);
       const talkback = runs.has(`${s.name}|talkback`) ? `, talkback ${(med(`${s.name}|talkback`, (r) => r.rps) / bare((r) => r.rps)).toFixed(2)}x` : '';
+      const cpu = med(proxy, (r) => r.cpuUs) - bare((r) => r.cpuUs);
       claims.push(`throughput (${s.name}, ${o.connections} connections): replaying proxy = ${ratio.toFixed(2)}x the bare server's requests/s${talkback} (target >= 0.8x: ${ratio >= 0.8 ? 'met' : 'NOT met'}); `
-        + `p99 added ${added.toFixed(1)} ms (target < 2 ms: ${added < 2 ? 'met' : 'NOT met'})`);
+        + `p99 added ${added.toFixed(1)} ms (target < 2 ms: ${added < 2 ? 'met' : 'NOT met'}); ${cpu.toFixed(0)} µs more server CPU per answer than the bare server`);
     }
     const wrong = [...runs.values()].flat().reduce((n, r) => n + r.wrong, 0);
     if (wrong) claims.push(`WARNING: ${wrong} answers were not the expected bytes (see the "wrong" column)`);
     const table = [
-      `| scenario | server | requests/s | vs bare | p50 ms | p99 ms | answers checked | wrong |`,
-      `|---|---|---:|---:|---:|---:|---:|---:|`,
+      `| scenario | server | requests/s | vs bare | p50 ms | p99 ms | server CPU µs/answer | answers checked | wrong |`,
+      `|---|---|---:|---:|---:|---:|---:|---:|---:|`,
       ...rows,
     ].join('\n');
     return { tables: [table], claims };

@@ -21,8 +21,8 @@ export const INDEX_FILE = 'index.json';
 export const META_FILE = 'cassette.json';
 /** How long new interactions may wait for the index to be rewritten. */
 const INDEX_DELAY_MS = 200;
-/** Parsed interactions kept (JSON characters): re-reading a file is cheaper than holding every one a long run touched. */
-const HELD_CHARS = 2 * 1024 * 1024;
+/** Parsed interactions kept (JSON characters): replay keeps the rendered answer instead, so few are needed (a recording, a near-miss report). */
+const HELD_CHARS = 256 * 1024;
 
 /** A cassette that cannot be used as it is; the message is one line and names the file. */
 export class CassetteError extends Error {}

@@ -16,9 +16,12 @@ export interface Rendered {
   durationMs: number;
 }
 
-export const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
-/** Bookkeeping beyond the bytes themselves (objects, map entry), roughly. */
-const ENTRY_OVERHEAD = 512;
+export const DEFAULT_CACHE_BYTES = 16 * 1024 * 1024;
+/**
+ * Memory an entry holds beyond its bytes, measured roughly: the objects, the map entry, and the
+ * dated, validated and rate-limit forms the stages keep per kept answer (see conditional.ts, rate-limits.ts).
+ */
+const ENTRY_OVERHEAD = 2048;
 
 export class RenderedAnswers {
   private readonly kept: Lru<string, Rendered>;
