@@ -28,6 +28,8 @@ export interface ThroughputOptions {
   paddings: readonly number[];
   connections: number;
   durationS: number;
+  /** Per run of the body-size comparison (large bodies answer slowly anyway). */
+  paddingDurationS: number;
   rounds: number;
 }
 
@@ -44,6 +46,7 @@ export function spawnProxy(fixtures: string, ...extra: string[]): Promise<Child>
 
 interface Scenario {
   name: string;
+  durationS: number;
   paths: string[];
   bodies: Set<string>;
   servers: { name: string; child: Child }[];
@@ -68,7 +71,7 @@ export async function throughputBench(o: ThroughputOptions): Promise<ThroughputR
       const order = round % 2 ? [...variants].reverse() : variants;
       for (const v of order) {
         const cpuBefore = v.server.child.cpuMs() ?? NaN;
-        const r = await load({ url: v.server.child.url, paths: v.s.paths, headers: HEADERS, bodies: v.s.bodies, connections: o.connections, durationS: o.durationS });
+        const r = await load({ url: v.server.child.url, paths: v.s.paths, headers: HEADERS, bodies: v.s.bodies, connections: o.connections, durationS: v.s.durationS });
         // The server's own CPU per answer: what it costs, whatever share of the machine it got.
         const cpuUs = (((v.server.child.cpuMs() ?? NaN) - cpuBefore) * 1000) / r.answers;
         runs.set(v.key, [...runs.get(v.key) ?? [], { ...r, cpuUs }]);
@@ -131,7 +134,7 @@ async function scenario(o: ThroughputOptions, name: string, size: number, paddin
     if (recorded.wrong) throw new Error(`talkback recorded ${recorded.wrong} wrong answers of ${size}`);
     servers.splice(1, 0, { name: 'talkback', child: talkback });
   }
-  return { name, paths, bodies, servers };
+  return { name, durationS: padding ? o.paddingDurationS : o.durationS, paths, bodies, servers };
 }
 
 async function capture(origin: string, path: string): Promise<Captured> {

@@ -16,12 +16,14 @@ export interface Rendered {
   durationMs: number;
 }
 
-export const DEFAULT_CACHE_BYTES = 16 * 1024 * 1024;
+/** Enough for tens of thousands of small answers: a client cycling through more than fit would miss on every request. */
+export const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
 /**
- * Memory an entry holds beyond its bytes, measured roughly: the objects, the map entry, and the
- * dated, validated and rate-limit forms the stages keep per kept answer (see conditional.ts, rate-limits.ts).
+ * Memory an entry holds beyond its bytes, as measured (about 1.3 KB per small answer, body
+ * included): the objects, the map entry, and the dated, validated and rate-limit forms the stages
+ * keep per kept answer (see conditional.ts, rate-limits.ts).
  */
-const ENTRY_OVERHEAD = 2048;
+const ENTRY_OVERHEAD = 1024;
 
 export class RenderedAnswers {
   private readonly kept: Lru<string, Rendered>;

@@ -134,19 +134,15 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       const index = Math.min(at, files.length - 1);
       const served = (i: number) => rendered.get(files[i]!, self, () => fromFixture(cassette!.entry(key, files[i]!), self));
       let file = index;
+      let chosen = served(index);
       // A recorded 304 confirmed the full answer before it: serve that one; a conditional stage decides on 304.
-      if (served(index).answer.status === 304) {
-        for (let i = index - 1; i >= 0; i--) {
-          if (served(i).answer.status !== 304) {
-            file = i;
-            break;
-          }
-        }
+      for (let i = index - 1; chosen.answer.status === 304 && i >= 0; i--) {
+        const earlier = served(i);
+        if (earlier.answer.status !== 304) [file, chosen] = [i, earlier];
       }
-      const { answer, recordedAt, durationMs } = served(file);
       x.source = 'fixture';
-      x.fixture = { file: files[file]!, recordedAt, durationMs };
-      return answer;
+      x.fixture = { file: files[file]!, recordedAt: chosen.recordedAt, durationMs: chosen.durationMs };
+      return chosen.answer;
     };
 
     const forward = async (record: boolean): Promise<Answer> => {
