@@ -17,7 +17,7 @@ const UPSTREAM = 'http://upstream.invalid';
 export const ACCEPT = 'application/vnd.service+json';
 
 /** The query of fixture `i`; a replayed request for `i` sends exactly this. */
-export const searchQuery = (i: number) => `bench-${i}`;
+const searchQuery = (i: number) => `bench-${i}`;
 /** The path and query a client sends for fixture `i` of a `one-route` cassette. */
 export const searchPath = (i: number) => `/search/issues?q=${searchQuery(i)}`;
 

@@ -3,8 +3,7 @@
  * against schemas/profile.schema.json, with `env:NAME` token values resolved from the environment.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { EXIT, UserError } from './exit-codes.js';
 import { readPackageJson } from './paths.js';
 
@@ -57,10 +56,9 @@ export interface Profile {
 
 let compiled: ValidateFunction<Profile> | undefined;
 
-/** Compiled on the first profile read: a run against the built-in reference never loads the schema compiler. */
+/** Compiled on the first profile read: a run against the built-in reference never compiles it. */
 function profileValidator(): ValidateFunction<Profile> {
   if (compiled) return compiled;
-  const { Ajv2020 } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
   compiled = new Ajv2020({ allErrors: false, strict: true }).compile<Profile>(readPackageJson<object>('schemas', 'profile.schema.json'));
   return compiled;
 }

@@ -6,8 +6,7 @@
  * requiredness is not shown; in strict mode, fields the spec does not describe are information.
  */
 import { readdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { EXIT, UserError } from './exit-codes.js';
 import { packagePath, readPackageJson } from './paths.js';
 
@@ -74,11 +73,10 @@ const SCHEMAS = loadSchemas();
 let absent: Finding[] = [];
 let ajv: Ajv2020 | undefined;
 
-/** The schema compiler, loaded and fed on the first grade: commands that grade nothing never pay for it. */
+/** The schema compiler, set up on the first grade (each schema compiles when first used): loading this module costs little. */
 function compiler(): Ajv2020 {
   if (ajv) return ajv;
-  const { Ajv2020: Compiler } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
-  ajv = new Compiler({ allErrors: true, strict: true, strictRequired: false });
+  ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
   ajv.addKeyword('x-optional');
   ajv.addKeyword({
     keyword: LISTED,
