@@ -17,11 +17,14 @@ const UPSTREAM = 'http://upstream.invalid';
 export const ACCEPT = 'application/vnd.service+json';
 
 /** The query of fixture `i`; a replayed request for `i` sends exactly this. */
-export const searchQuery = (i: number) => `bench-${i}`;
+const searchQuery = (i: number) => `bench-${i}`;
+/** The path and query a client sends for fixture `i` of a `one-route` cassette. */
+export const searchPath = (i: number) => `/search/issues?q=${searchQuery(i)}`;
 
 export type Shape = 'one-route' | 'spread';
 
-export function writeCassette(dir: string, size: number, shape: Shape = 'one-route'): void {
+/** `padding`: characters of filler text in each answer's issue body, to grow the answers. */
+export function writeCassette(dir: string, size: number, shape: Shape = 'one-route', padding = 0): void {
   const keys = cassetteKeys();
   for (let i = 0; i < size; i++) {
     const request: RecordedRequest = shape === 'one-route'
@@ -37,7 +40,7 @@ export function writeCassette(dir: string, size: number, shape: Shape = 'one-rou
           encoding: 'json',
           json: {
             total_count: 1, incomplete_results: false,
-            items: [{ id: 100_000 + i, number: i, title: `Synthetic issue ${i}`, state: 'open', url: `${UPSTREAM}/repos/acme/widgets/issues/${i}` }],
+            items: [{ id: 100_000 + i, number: i, title: `Synthetic issue ${i}`, state: 'open', url: `${UPSTREAM}/repos/acme/widgets/issues/${i}`, body: 'x'.repeat(padding) }],
           },
         },
       },

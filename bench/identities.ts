@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Pool } from 'undici';
 import { META_FILE } from '../proxy/cassette.js';
 import { createProxy, PROXY_HEADER, type RunningProxy } from '../proxy/server.js';
-import { ACCEPT, searchQuery, writeCassette } from './cassettes.js';
+import { ACCEPT, searchPath, writeCassette } from './cassettes.js';
 import { interleave, median, row, timed, type Row } from './harness.js';
 
 export interface IdentitiesOptions {
@@ -89,7 +89,7 @@ export async function identitiesBench(o: IdentitiesOptions): Promise<IdentitiesR
 
 /** A recorded search, answered from its fixture. */
 async function replayHit(pool: Pool, k: number): Promise<void> {
-  const path = `/search/issues?q=${searchQuery(k % 10)}`;
+  const path = searchPath(k % 10);
   const res = await pool.request({ method: 'GET', path, headers: { accept: ACCEPT } });
   await res.body.arrayBuffer();
   if (res.headers[PROXY_HEADER] !== 'replayed') throw new Error(`GET ${path}: expected a replayed answer, got ${res.statusCode} ${String(res.headers[PROXY_HEADER])}`);

@@ -1,27 +1,33 @@
 /**
- * `npm run bench`: the project's timing claims, each measured side by side in this one process
- * (variants interleaved, several rounds, medians) and printed as a table plus one line per claim.
- * Loopback only, bounded loop counts, everything in one temporary folder removed at the end.
+ * `npm run bench`: the project's performance claims, each measured side by side in this one run
+ * (variants interleaved, medians) and printed as tables plus one line per claim; the same figures
+ * are written to docs/performance.md. Loopback only, bounded loop counts, everything in one
+ * temporary folder removed at the end.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { DEFAULT_CACHE_BYTES } from '../proxy/rendered.js';
 import { writeCassette } from './cassettes.js';
-import { table, tempDir, type Row } from './harness.js';
+import { footprintBench } from './footprint.js';
+import { count, table, tempDir, type Row } from './harness.js';
 import { identitiesBench } from './identities.js';
 import { liveVsReplayBench } from './live-vs-replay.js';
-import { lookupBench } from './lookup.js';
 import { startupBench } from './startup.js';
+import { throughputBench } from './throughput.js';
 
-const SMALL = 100;
-const LARGE = 10_000;
+const SIZES = [1, 1_000, 10_000, 100_000];
+const TARGET = 10_000;
+const DOC = new URL('../../docs/performance.md', import.meta.url);
 
 const started = performance.now();
 const temp = tempDir('proxy');
 const rows: Row[] = [];
+const tables: [title: string, markdown: string][] = [];
 const claims: string[] = [];
 const notes: string[] = [];
-// Ctrl-C still removes the cassettes (servers end with the process).
+// Ctrl-C still removes the cassettes (child servers are killed with their parent's exit).
 process.once('SIGINT', () => {
   temp.remove();
   process.exit(130);
@@ -29,17 +35,29 @@ process.once('SIGINT', () => {
 const progress = (what: string) => process.stderr.write(`bench: ${what} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
 
 try {
-  const dirs = [join(temp.dir, `cassette-${SMALL}`), join(temp.dir, `cassette-${LARGE}`)] as [string, string];
-  const spread = join(temp.dir, `cassette-${LARGE}-spread`);
-  [...dirs, spread].forEach((d) => mkdirSync(d));
-  progress('lookup');
-  const lookup = await lookupBench({ sizes: [SMALL, LARGE], dirs, hits: 1000, misses: { crowded: 10, empty: 500 }, rounds: { hits: 15, misses: 7 } });
-  rows.push(...lookup.rows);
-  claims.push(...lookup.claims);
+  progress('throughput');
+  const load = await throughputBench({ temp: temp.dir, large: TARGET, paddings: [64 * 1024, 1024 * 1024], connections: 10, durationS: 5, paddingDurationS: 3, rounds: 2 });
+  tables.push(['Throughput (autocannon, 10 connections, 5 s per run (3 s for the large bodies), 2 rounds in alternating order; every answer checked against the expected bytes)', load.tables[0]!]);
+  claims.push(...load.claims);
 
-  progress('startup');
-  writeCassette(spread, LARGE, 'spread');
-  const startup = await startupBench(dirs[1], spread, LARGE, 3);
+  progress('cassettes');
+  const cassettes = new Map(SIZES.map((size) => {
+    const dir = join(temp.dir, `cassette-${size}`);
+    mkdirSync(dir);
+    writeCassette(dir, size);
+    return [size, dir] as const;
+  }));
+  progress('startup and memory');
+  const footprint = await footprintBench(cassettes, 3, TARGET);
+  tables.push(['Startup and memory by cassette size (the CLI in replay mode; medians of 3 spawns)', footprint.tables[0]!]);
+  tables.push(['Loading by command (medians of 3)', footprint.tables[1]!]);
+  claims.push(...footprint.claims);
+
+  progress('opening a cassette');
+  const spread = join(temp.dir, `cassette-${TARGET}-spread`);
+  mkdirSync(spread);
+  writeCassette(spread, TARGET, 'spread');
+  const startup = await startupBench(cassettes.get(TARGET)!, spread, TARGET, 3);
   rows.push(...startup.rows);
   claims.push(...startup.claims);
 
@@ -51,7 +69,7 @@ try {
   claims.push(...identities.claims);
 
   progress('replay vs live');
-  const live = await liveVsReplayBench(join(temp.dir, 'recorded'), 3);
+  const live = await liveVsReplayBench(join(temp.dir, 'recorded'));
   rows.push(...live.rows);
   claims.push(...live.claims);
   if (live.skipped) notes.push(live.skipped);
@@ -59,6 +77,41 @@ try {
   temp.remove();
 }
 
-process.stdout.write(`\n${table(rows)}\n\n${claims.join('\n')}\n`);
+const seconds = ((performance.now() - started) / 1000).toFixed(0);
+const inProcess = `${table(rows)}\n\nmedians of interleaved rounds in one process; spread is half of (max - min) / median.`;
+process.stdout.write(`\n${tables.map(([title, t]) => `${title}\n\n${t}`).join('\n\n')}\n\n${inProcess}\n\n${claims.join('\n')}\n`);
 if (notes.length) process.stdout.write(`\n${notes.map((n) => `note: ${n}`).join('\n')}\n`);
-process.stdout.write(`\nmedians of interleaved rounds in one process; spread is half of (max - min) / median. Total ${((performance.now() - started) / 1000).toFixed(0)} s.\n`);
+process.stdout.write(`\nTotal ${seconds} s.\n`);
+
+writeFileSync(DOC, [
+  '# Performance',
+  '',
+  `Written by \`npm run bench\` (bench/index.ts) on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} CPUs (${cpus()[0]?.model.trim() ?? 'unknown'}), `
+  + `${count(totalmem() / 1024 / 1024 / 1024)} GB, Node ${process.version}; the whole run took ${seconds} s. Every figure below comes from that one run, `
+  + 'each comparison measured side by side (variants interleaved, medians), so a busy machine slows every side alike; '
+  + 'absolute figures move with the machine, the ratios are what to compare.',
+  '',
+  '## Claims',
+  '',
+  ...claims.map((c) => `- ${c}`),
+  ...notes.map((n) => `- note: ${n}`),
+  '',
+  ...tables.flatMap(([title, t]) => [`## ${title}`, '', t, '']),
+  '## Opening a cassette and whole runs (in one process)',
+  '',
+  '```',
+  inProcess,
+  '```',
+  '',
+  '## How to read and reproduce',
+  '',
+  '- Command: `npm run bench` (builds, then runs `node dist/bench/index.js`); it rewrites this file.',
+  '- The proxy is the CLI itself: `conformance proxy --replay --fixtures DIR --port 0 --search-limit off` in a child process. '
+  + '`--search-limit off` keeps the synthesized search limit (30 a minute) from turning a load test into 403s.',
+  '- "bare node:http" answers the bytes the proxy answered (captured first: status, headers, body), so both send the same bytes; '
+  + 'talkback (a dev dependency) records the same exchanges from the bare server first, then replays them.',
+  `- Resident memory is read from /proc (Linux). Rendered answers are kept in a byte-bounded cache (\`--cache-mb\`, default ${DEFAULT_CACHE_BYTES / 1024 / 1024}), `
+  + 'parsed fixtures in a smaller one, so memory after every fixture was requested is bounded however many there are.',
+  '',
+].join('\n'));
+process.stderr.write(`bench: wrote ${DOC.pathname}\n`);

@@ -1,9 +1,9 @@
 /**
  * Claim: a conformance run against a replaying proxy costs no more than one against the live
  * reference. A run is recorded through a proxy in record mode in front of the reference, replayed
- * once to check it is faithful (same outcome for every check, no unmatched request), and only then
- * timed: whole `runConformance` calls against the embedded reference and against a fresh replaying
- * proxy, interleaved. Both include the client's pacing (X-Poll-Interval of 1 s while imports run).
+ * once to check it is faithful (same outcome for every check, no unmatched request) and timed, then
+ * one whole `runConformance` against the embedded reference is timed: one sample each, since a run
+ * takes half a minute. Both include the client's pacing (X-Poll-Interval of 1 s while imports run).
  */
 import { referenceProfile } from '../reference/profile.js';
 import { startReference } from '../reference/server.js';
@@ -11,7 +11,7 @@ import { createProxy, type RunningProxy } from '../proxy/server.js';
 import type { Profile } from '../src/profile.js';
 import type { RunResult } from '../src/model.js';
 import { EMBEDDED_POLL_INTERVAL_SECONDS, runConformance } from '../src/runner.js';
-import { interleave, ratio, row, timed, type Row } from './harness.js';
+import { ratio, row, timed, type Row } from './harness.js';
 
 export interface LiveReplayResult {
   rows: Row[];
@@ -23,7 +23,7 @@ export interface LiveReplayResult {
 /** What the embedded reference is started with by `runConformance` (src/runner.ts), so the recording answers alike. */
 const REFERENCE = { port: 0, faults: [], vendor: 'service', pollIntervalSeconds: EMBEDDED_POLL_INTERVAL_SECONDS } as const;
 
-export async function liveVsReplayBench(fixtures: string, rounds: number): Promise<LiveReplayResult> {
+export async function liveVsReplayBench(fixtures: string): Promise<LiveReplayResult> {
   // Record: the reference's own profile, pointed at the recording proxy.
   const reference = await startReference(REFERENCE);
   let profile: Profile;
@@ -67,11 +67,9 @@ export async function liveVsReplayBench(fixtures: string, rounds: number): Promi
     return { rows: [], claims: [], skipped: `replay vs live not timed: replay is not faithful to the recording (${why})` };
   }
 
-  const [live, replay] = await interleave([
-    { name: 'live reference', run: async () => timed(() => runConformance({})) },
-    { name: 'replaying proxy', run: async () => (await replayRun()).ms },
-  ], rounds, 0);
-  const pair = [row('full run', 'live reference', live!, 1), row('full run', 'replaying proxy', replay!, 1)] as const;
+  // Whole runs take half a minute each: the checked replay is the replay's sample, and one live run follows it.
+  const live = await timed(() => runConformance({}));
+  const pair = [row('full run', 'live reference', [live], 1), row('full run', 'replaying proxy', [check.ms], 1)] as const;
   const checks = recorded.checks.length;
   return {
     rows: [...pair],
@@ -82,10 +80,16 @@ export async function liveVsReplayBench(fixtures: string, rounds: number): Promi
   };
 }
 
+/**
+ * Checks that replay judges otherwise by design: GET /rate_limit answers from the proxy's own
+ * counters without validators, so its 304 check has nothing to judge (as test/proxy/bundled-cassette.test.ts states).
+ */
+const REPLAY_SYNTHESIZED = new Set(['conditional.rate-limit-304']);
+
 /** Check ids whose outcome differs between two runs (or that only one of them has). */
 function differences(a: RunResult, b: RunResult): string[] {
   const outcomes = new Map(a.checks.map((c) => [c.id, c.outcome]));
-  const out = b.checks.filter((c) => outcomes.get(c.id) !== c.outcome).map((c) => `${c.id} (${outcomes.get(c.id) ?? 'absent'} → ${c.outcome})`);
+  const out = b.checks.filter((c) => outcomes.get(c.id) !== c.outcome && !REPLAY_SYNTHESIZED.has(c.id)).map((c) => `${c.id} (${outcomes.get(c.id) ?? 'absent'} → ${c.outcome})`);
   const seen = new Set(b.checks.map((c) => c.id));
   return [...out, ...a.checks.filter((c) => !seen.has(c.id)).map((c) => `${c.id} (${c.outcome} → absent)`)];
 }

@@ -15,11 +15,14 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../src/fs-atomic.js';
 import { isMethod, type Interaction, type RecordedRequest, type StoredBody } from './interaction.js';
 import { DIGEST, freshIdentityTable, type IdentityTable } from './identities.js';
+import { Lru } from './lru.js';
 
 export const INDEX_FILE = 'index.json';
 export const META_FILE = 'cassette.json';
 /** How long new interactions (and new placeholders) may wait for the index (and meta) to be rewritten. */
 const FLUSH_DELAY_MS = 200;
+/** Parsed interactions kept (JSON characters): replay keeps the rendered answer instead, so few are needed (a recording, a near-miss report). */
+const HELD_CHARS = 256 * 1024;
 
 /** A cassette that cannot be used as it is; the message is one line and names the file. */
 export class CassetteError extends Error {}
@@ -61,8 +64,8 @@ export class Cassette {
   private readonly requests = new Map<string, Route>();
   /** Route → the keys recorded on it. */
   private readonly routes = new Map<string, Set<string>>();
-  /** File name → the interaction, once read. */
-  private readonly read = new Map<string, Interaction>();
+  /** File name → the interaction, once read, while recently used. */
+  private readonly read = new Lru<string, Interaction>(HELD_CHARS, (i) => JSON.stringify(i).length);
   private indexDirty = false;
   private metaDirty = false;
   private flushTimer: NodeJS.Timeout | undefined;
@@ -89,6 +92,16 @@ export class Cassette {
   /** Interactions recorded for a key, in sequence order. */
   get(key: string): Entry[] {
     return (this.files.get(key) ?? []).map((file) => ({ file, interaction: this.interaction(file, key) }));
+  }
+
+  /** File names recorded for a key, in sequence order, without reading them. */
+  sequence(key: string): readonly string[] {
+    return this.files.get(key) ?? [];
+  }
+
+  /** One interaction of `key` by its file name (see `sequence`). */
+  entry(key: string, file: string): Entry {
+    return { file, interaction: this.interaction(file, key) };
   }
 
   /** The first interaction of every key on a route (see `routeOf`). */

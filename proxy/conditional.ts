@@ -24,6 +24,21 @@ export interface Representation {
 const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'transfer-encoding'];
 
 /**
+ * Per frozen answer, its dated and validated forms: the replayer hands out the same frozen answer
+ * for a fixture on every request (see proxy/rendered.ts), so its Date and hash are made once.
+ * Answers that may still change are prepared afresh each time.
+ */
+const prepared = new WeakMap<Answer, Forms>();
+
+interface Forms {
+  recordedAt: string;
+  dated: Answer;
+  validated?: Answer;
+  /** Kept for later requests, so frozen. */
+  kept: boolean;
+}
+
+/**
  * The answer to a replayed request. It carries the recording's Date: a replayed body is the
  * upstream as it was then, and clients that judge bodies by the server's clock (the 90-day event
  * window, the five-minute delay) must judge it by that time, however old the cassette. A GET's
@@ -32,11 +47,27 @@ const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'tra
  * against a body.)
  */
 export function answerConditional(req: ConditionalRequest, served: Representation): Answer {
-  const dated = { ...served.answer, headers: { ...served.answer.headers, date: new Date(served.recordedAt).toUTCString() } };
+  const forms = formsOf(served);
+  const { dated } = forms;
   if (req.method.toUpperCase() !== 'GET' || dated.status !== 200 || !dated.body) return dated;
-  const answer = withValidators({ answer: dated, recordedAt: served.recordedAt });
+  let answer = forms.validated;
+  if (!answer) {
+    answer = withValidators({ answer: dated, recordedAt: served.recordedAt });
+    if (forms.kept) forms.validated = frozen(answer);
+  }
   const conditions = { ifNoneMatch: req.headers['if-none-match'], ifModifiedSince: req.headers['if-modified-since'] };
   return notModified(conditions, { etag: answer.headers.etag!, lastModified: answer.headers['last-modified'] }) ? toNotModified(answer) : answer;
+}
+
+function formsOf(served: Representation): Forms {
+  const found = prepared.get(served.answer);
+  if (found?.recordedAt === served.recordedAt) return found;
+  const dated = { ...served.answer, headers: { ...served.answer.headers, date: new Date(served.recordedAt).toUTCString() } };
+  if (!Object.isFrozen(served.answer)) return { recordedAt: served.recordedAt, dated, kept: false };
+  // Shared by the requests to come, as the answer it derives from is.
+  const forms = { recordedAt: served.recordedAt, dated: frozen(dated), kept: true };
+  prepared.set(served.answer, forms);
+  return forms;
 }
 
 /** A 200 with ETag (quoted, strong: a hash of the bytes as served) and Last-Modified (recorded, else the recording time). */
@@ -44,6 +75,11 @@ export function withValidators({ answer, recordedAt }: Representation): Answer {
   const etag = `"${createHash('sha256').update(answer.body ?? '').digest('hex')}"`;
   const lastModified = answer.headers['last-modified'] ?? new Date(recordedAt).toUTCString();
   return { ...answer, headers: { ...answer.headers, etag, 'last-modified': lastModified } };
+}
+
+function frozen(answer: Answer): Answer {
+  Object.freeze(answer.headers);
+  return Object.freeze(answer);
 }
 
 /** The 304: no body, the 200's other headers kept (validators, X-Poll-Interval, Link). */

@@ -20,6 +20,7 @@ import { ExchangeRedactor, mergeRules } from './redact.js';
 import { compose, type Exchange, type ProxyMode, type Source, type Stage } from './stage.js';
 import { builtinStages, type SynthesisOptions } from './stages.js';
 import { FIXTURE_HEADER, PROXY_HEADER, SESSION_HEADER } from './protocol.js';
+import { RenderedAnswers, type Rendered } from './rendered.js';
 import { endToEnd, Upstream, UPSTREAM_TOTAL_TIMEOUT_MS, UpstreamError } from './upstream.js';
 
 export { FIXTURE_HEADER, PROXY_HEADER, SESSION_HEADER } from './protocol.js';
@@ -45,6 +46,8 @@ export interface ProxyOptions extends SynthesisOptions {
   upstreamTotalTimeoutMs?: number;
   /** Largest request body, and largest upstream answer as sent and as decoded. */
   maxBodyBytes?: number;
+  /** Replay: bytes of rendered answers kept for reuse (least recently used go first). */
+  cacheBytes?: number;
 }
 
 export interface RunningProxy {
@@ -96,6 +99,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
   /** Keys recorded by this run: record-missing keeps recording them, record restarts them once. */
   const recordedNow = new Set<string>();
   const stages = [...builtinStages(mode, options), ...(options.stages ?? [])];
+  const rendered = new RenderedAnswers(options.cacheBytes);
   let selfHost = '';
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -133,8 +137,8 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     const self = `http://${req.headers.host ?? selfHost}${prefix}`;
 
     const replay = (): Answer => {
-      const list = cassette?.get(key) ?? [];
-      if (!list.length) {
+      const files = cassette?.sequence(key) ?? [];
+      if (!files.length) {
         x.source = 'unmatched';
         return unmatched(view);
       }
@@ -143,13 +147,18 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       const at = mine.get(key) ?? 0;
       mine.set(key, at + 1);
       // Past the end the last answer sticks (a polled import stays complete).
-      const index = Math.min(at, list.length - 1);
-      let entry = list[index]!;
+      const index = Math.min(at, files.length - 1);
+      const served = (i: number) => rendered.get(files[i]!, self, () => fromFixture(cassette!.entry(key, files[i]!), self));
+      let file = index;
+      let chosen = served(index);
       // A recorded 304 confirmed the full answer before it: serve that one; a conditional stage decides on 304.
-      if (entry.interaction.response.status === 304) entry = list.slice(0, index).reverse().find((e) => e.interaction.response.status !== 304) ?? entry;
+      for (let i = index - 1; chosen.answer.status === 304 && i >= 0; i--) {
+        const earlier = served(i);
+        if (earlier.answer.status !== 304) [file, chosen] = [i, earlier];
+      }
       x.source = 'fixture';
-      x.fixture = { file: entry.file, recordedAt: entry.interaction.recordedAt, durationMs: entry.interaction.durationMs };
-      return fromFixture(entry, self);
+      x.fixture = { file: files[file]!, recordedAt: chosen.recordedAt, durationMs: chosen.durationMs };
+      return chosen.answer;
     };
 
     const forward = async (record: boolean): Promise<Answer> => {
@@ -173,7 +182,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     };
 
     const inner = async (): Promise<Answer> => {
-      const known = (cassette?.get(key).length ?? 0) > 0 && !recordedNow.has(key);
+      const known = (cassette?.sequence(key).length ?? 0) > 0 && !recordedNow.has(key);
       if (mode === 'replay' || (mode === 'record-missing' && known)) return replay();
       return forward(mode !== 'passthrough');
     };
@@ -193,16 +202,17 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     stats.recorded++;
   }
 
-  function fromFixture(entry: Entry, self: string): Answer {
-    const { response, upstream: recordedFrom } = entry.interaction;
+  function fromFixture(entry: Entry, self: string): Rendered {
+    const { response, upstream: recordedFrom, recordedAt, durationMs } = entry.interaction;
     const rewrite = rewriter(recordedFrom, self);
     const headers = Object.fromEntries(Object.entries(response.headers).filter(([k]) => !UNSTORED_RESPONSE_HEADERS.includes(k)).map(([k, v]) => [k, rewrite(v)]));
     const body = bodyBytes(mapStrings(response.body, rewrite));
-    return {
+    const answer = {
       status: response.status,
       headers: { ...headers, [PROXY_HEADER]: 'replayed', [FIXTURE_HEADER]: entry.file },
       ...(body.length ? { body } : {}),
     };
+    return { answer, recordedAt, durationMs };
   }
 
   function unmatched(view: MatchView): Answer {

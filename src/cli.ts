@@ -1,12 +1,6 @@
 /** `conformance` command line. Every failure a user can cause is one line on stderr and a documented exit code. */
 import yargs from 'yargs';
 import { terminalText } from '../reports/inert.js';
-import { FAULTS } from '../reference/faults.js';
-import { proxyCommand, proxyOptions } from './commands/proxy.js';
-import { referenceCommand, referenceOptions } from './commands/reference.js';
-import { runCommand, runOptions } from './commands/run.js';
-import { undoCommand, undoOptions } from './commands/undo.js';
-import { validateCommand, validateOptions } from './commands/validate.js';
 import { EXIT, UserError } from './exit-codes.js';
 import { readPackageJson } from './paths.js';
 import { Redactor } from './redact/redactor.js';
@@ -24,12 +18,18 @@ export async function main(argv: string[]): Promise<void> {
     cli
       .scriptName('conformance')
       .usage('$0 [options]                 run the suites (against the built-in reference when no --base-url)\n$0 <command> [options]')
-      .command('$0', 'Run the conformance suites and write reports', runOptions, runCommand)
-      .command('reference', 'Serve the reference implementation of both spec documents', referenceOptions, referenceCommand)
-      .command('proxy', 'Record an API to fixtures, or replay them offline (record/replay proxy)', proxyOptions, proxyCommand)
-      .command('undo <journal>', 'Undo the changes a run left in its journal (it was killed, or an undo failed)', undoOptions, undoCommand)
-      .command('validate <resource> <file>', 'Grade a saved JSON document against a resource schema', validateOptions, validateCommand)
-      .command('faults', 'List the named faults the reference can be started with', (y) => y.option('json', { type: 'boolean', default: false }), (args) => {
+      // Each command's module is imported when that command is parsed: a command loads only what it uses.
+      .command('$0', 'Run the conformance suites and write reports', async (y) => (await run()).runOptions(y), async (args) => (await run()).runCommand(args))
+      .command('reference', 'Serve the reference implementation of both spec documents',
+        async (y) => (await reference()).referenceOptions(y), async (args) => (await reference()).referenceCommand(args))
+      .command('proxy', 'Record an API to fixtures, or replay them offline (record/replay proxy)',
+        async (y) => (await proxy()).proxyOptions(y), async (args) => (await proxy()).proxyCommand(args))
+      .command('undo <journal>', 'Undo the changes a run left in its journal (it was killed, or an undo failed)',
+        async (y) => (await undo()).undoOptions(y), async (args) => (await undo()).undoCommand(args))
+      .command('validate <resource> <file>', 'Grade a saved JSON document against a resource schema',
+        async (y) => (await validate()).validateOptions(y), async (args) => (await validate()).validateCommand(args))
+      .command('faults', 'List the named faults the reference can be started with', (y) => y.option('json', { type: 'boolean', default: false }), async (args) => {
+        const { FAULTS } = await import('../reference/faults.js');
         if (args.json) {
           process.stdout.write(`${JSON.stringify(FAULTS, null, 2)}\n`);
           return;
@@ -54,6 +54,12 @@ export async function main(argv: string[]): Promise<void> {
     process.exitCode = code;
   }
 }
+
+const run = () => import('./commands/run.js');
+const reference = () => import('./commands/reference.js');
+const proxy = () => import('./commands/proxy.js');
+const validate = () => import('./commands/validate.js');
+const undo = () => import('./commands/undo.js');
 
 /** "Unknown argument: base-ur" gains "(did you mean --base-url?)" when a known flag or command is one or two edits away. */
 /** The parts of a yargs instance that know the flags and commands in effect (not in its type declarations). */

@@ -3,7 +3,7 @@
  * against schemas/profile.schema.json, with `env:NAME` token values resolved from the environment.
  */
 import { readFileSync } from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { EXIT, UserError } from './exit-codes.js';
 import { readPackageJson } from './paths.js';
 
@@ -54,10 +54,18 @@ export interface Profile {
   resources?: ProfileResources;
 }
 
-const validate = new Ajv2020({ allErrors: false, strict: true }).compile<Profile>(readPackageJson<object>('schemas', 'profile.schema.json'));
+let compiled: ValidateFunction<Profile> | undefined;
+
+/** Compiled on the first profile read: a run against the built-in reference never compiles it. */
+function profileValidator(): ValidateFunction<Profile> {
+  if (compiled) return compiled;
+  compiled = new Ajv2020({ allErrors: false, strict: true }).compile<Profile>(readPackageJson<object>('schemas', 'profile.schema.json'));
+  return compiled;
+}
 
 /** Checks a parsed profile and resolves `env:NAME` values. `source` names it in errors. */
 export function parseProfile(data: unknown, source: string, env: NodeJS.ProcessEnv = process.env): Profile {
+  const validate = profileValidator();
   if (!validate(data)) {
     const e = validate.errors?.[0];
     const where = e?.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '(top level)';

@@ -71,23 +71,30 @@ function strictCopy(node: unknown): unknown {
 const SCHEMAS = loadSchemas();
 /** Absent listed fields seen by the validation running now (validation is synchronous). */
 let absent: Finding[] = [];
-const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
-ajv.addKeyword('x-optional');
-ajv.addKeyword({
-  keyword: LISTED,
-  type: 'object',
-  schemaType: 'array',
-  errors: false,
-  validate: (fields: string[], data: Record<string, unknown>, _parent: unknown, cxt?: { instancePath: string }) => {
-    for (const f of fields) if (!(f in data)) absent.push({ path: `${cxt?.instancePath ?? ''}/${f}`, message: `field "${f}" absent (requiredness not shown)` });
-    return true;
-  },
-});
-for (const [name, schema] of SCHEMAS) {
-  if (name === 'profile' || name === 'report') continue;
-  const graded = withListed(schema) as Schema;
-  ajv.addSchema(graded);
-  ajv.addSchema(strictCopy(graded) as Schema);
+let ajv: Ajv2020 | undefined;
+
+/** The schema compiler, set up on the first grade (each schema compiles when first used): loading this module costs little. */
+function compiler(): Ajv2020 {
+  if (ajv) return ajv;
+  ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
+  ajv.addKeyword('x-optional');
+  ajv.addKeyword({
+    keyword: LISTED,
+    type: 'object',
+    schemaType: 'array',
+    errors: false,
+    validate: (fields: string[], data: Record<string, unknown>, _parent: unknown, cxt?: { instancePath: string }) => {
+      for (const f of fields) if (!(f in data)) absent.push({ path: `${cxt?.instancePath ?? ''}/${f}`, message: `field "${f}" absent (requiredness not shown)` });
+      return true;
+    },
+  });
+  for (const [name, schema] of SCHEMAS) {
+    if (name === 'profile' || name === 'report') continue;
+    const graded = withListed(schema) as Schema;
+    ajv.addSchema(graded);
+    ajv.addSchema(strictCopy(graded) as Schema);
+  }
+  return ajv;
 }
 const compiled = new Map<string, ValidateFunction>();
 
@@ -96,7 +103,7 @@ function validator(name: string, list: boolean, strict: boolean): ValidateFuncti
   let v = compiled.get(key);
   if (!v) {
     const id = `${strict ? STRICT_BASE : BASE}${name}.schema.json`;
-    v = list ? ajv.compile({ type: 'array', items: { $ref: id } }) : ajv.getSchema(id)!;
+    v = list ? compiler().compile({ type: 'array', items: { $ref: id } }) : compiler().getSchema(id)!;
     compiled.set(key, v);
   }
   return v;

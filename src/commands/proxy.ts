@@ -2,16 +2,17 @@
 import type { Argv } from 'yargs';
 import { CassetteError } from '../../proxy/cassette.js';
 import { createProxy, type RunningProxy } from '../../proxy/server.js';
+import { DEFAULT_CACHE_BYTES } from '../../proxy/rendered.js';
 import type { ProxyMode } from '../../proxy/stage.js';
 import { UPSTREAM_TOTAL_TIMEOUT_MS } from '../../proxy/upstream.js';
 import { DEFAULT_MAX_BODY_MB, maxBodyBytes } from '../bounds.js';
 import { EXIT, UserError } from '../exit-codes.js';
-import { exportHarCommand, exportHarOptions, importHarCommand, importHarOptions } from './har.js';
 
 const MODES = ['record', 'replay', 'record-missing', 'passthrough'] as const satisfies readonly ProxyMode[];
 
 /** How long a stopping proxy waits beyond the longest an upstream answer may take (its total timeout). */
 const SHUTDOWN_MARGIN_MS = 5_000;
+const MB = 1024 * 1024;
 
 export function proxyOptions(y: Argv) {
   return y
@@ -30,13 +31,20 @@ export function proxyOptions(y: Argv) {
     .option('upstream-total-timeout', { type: 'number', default: UPSTREAM_TOTAL_TIMEOUT_MS, describe: 'Milliseconds for each whole upstream answer, body included' })
     .option('max-body', { type: 'number', default: DEFAULT_MAX_BODY_MB, describe: 'Largest request body (413) and upstream answer, as sent and decoded (502), in MB' })
     .option('core-limit', { type: 'number', describe: 'Replay: authenticated core requests per hour in the synthesized rate limits' })
+    .option('search-limit', { type: 'string', describe: 'Replay: search requests per minute in the synthesized rate limits, or "off" for no limit (load tests)' })
+    .option('cache-mb', { type: 'number', default: DEFAULT_CACHE_BYTES / MB, describe: 'Replay: megabytes of rendered answers kept for reuse, least recently used dropped first' })
     .option('latency', { type: 'string', describe: 'Delay before each answer: milliseconds, or "recorded" for the upstream\'s recorded time' })
     .option('fault-rate', { type: 'number', describe: 'Share of requests (0 to 1) answered with --fault-status instead' })
     .option('fault-status', { type: 'number', default: 500, describe: 'Status code of injected faults' })
     .option('fault-seed', { type: 'number', default: 0, describe: 'Seed of the fault draws (same seed, same faults)' })
-    .command('export-har', 'Write a cassette as one HAR 1.2 file (browser devtools, Polly.js)', exportHarOptions, exportHarCommand)
-    .command('import-har', 'Write a HAR 1.2 file into a new cassette, redacted as a recording is', importHarOptions, importHarCommand);
+    // Imported when used: serving never loads the HAR converter.
+    .command('export-har', 'Write a cassette as one HAR 1.2 file (browser devtools, Polly.js)',
+      async (h) => (await har()).exportHarOptions(h), async (a) => (await har()).exportHarCommand(a))
+    .command('import-har', 'Write a HAR 1.2 file into a new cassette, redacted as a recording is',
+      async (h) => (await har()).importHarOptions(h), async (a) => (await har()).importHarCommand(a));
 }
+
+const har = () => import('./har.js');
 
 type Args = Awaited<ReturnType<typeof proxyOptions>['argv']>;
 
@@ -55,6 +63,9 @@ export async function proxyCommand(args: Args): Promise<void> {
   }
   const maxBody = maxBodyBytes(args['max-body']);
   if (args['core-limit'] !== undefined && !(Number.isInteger(args['core-limit']) && args['core-limit'] > 0)) throw new UserError(`--core-limit must be a positive integer, got ${args['core-limit']}`);
+  const searchLimit = args['search-limit'] === undefined || args['search-limit'] === 'off' ? args['search-limit'] : Number(args['search-limit']);
+  if (typeof searchLimit === 'number' && !(Number.isInteger(searchLimit) && searchLimit > 0)) throw new UserError(`--search-limit must be a positive integer or "off", got ${args['search-limit']}`);
+  if (!(args['cache-mb'] >= 0)) throw new UserError(`--cache-mb must be a number of megabytes >= 0, got ${args['cache-mb']}`);
   const fault = args['fault-rate'] === undefined ? undefined : { rate: args['fault-rate'], status: args['fault-status'], seed: args['fault-seed'] };
   let running: RunningProxy;
   try {
@@ -63,7 +74,10 @@ export async function proxyCommand(args: Args): Promise<void> {
       ...(args.target ? { target: args.target } : {}), ...(args.fixtures ? { fixtures: args.fixtures } : {}),
       redactHeaders: args['redact-header'], redactFields: args['redact-field'], upstreamTimeoutMs: args['upstream-timeout'],
       upstreamTotalTimeoutMs: args['upstream-total-timeout'], maxBodyBytes: maxBody,
-      ...(args['core-limit'] !== undefined ? { rateLimits: { coreLimit: args['core-limit'] } } : {}),
+      cacheBytes: Math.round(args['cache-mb'] * MB),
+      ...(args['core-limit'] !== undefined || searchLimit !== undefined ? {
+        rateLimits: { ...(args['core-limit'] !== undefined ? { coreLimit: args['core-limit'] } : {}), ...(searchLimit !== undefined ? { searchLimit } : {}) },
+      } : {}),
       ...(latency !== undefined || fault ? { chaos: { ...(latency !== undefined ? { latency } : {}), ...(fault ? { fault } : {}) } } : {}),
     });
   } catch (err) {

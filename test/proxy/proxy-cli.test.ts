@@ -98,7 +98,7 @@ describe('conformance proxy', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve()));
     const busy = String((blocker.address() as { port: number }).port);
     const cases: [string[], RegExp][] = [
-      [['--bogus'], /unknown argument bogus/],
+      [['--bogus'], /unknown argument bogus; see --help/],
       [['--record', '--fixtures', tempCassette()], /--record needs --target/],
       [['--record', '--replay', '--fixtures', 'x'], /choose one mode/],
       [['--replay', '--fixtures', tempCassette()], /fixtures folder .* does not exist/],

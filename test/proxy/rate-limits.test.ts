@@ -115,6 +115,28 @@ describe('synthesized rate limits', () => {
     expect(json(refused).message).toContain('2 core requests per hour');
   });
 
+  it('take a raised search limit, or none at all for load tests, for anonymous and authenticated callers alike', () => {
+    const raised = new RateLimits({ now: clock().now, searchLimit: 100 });
+    const anonymous: RateRequest = { ...search, identity: null };
+    for (const req of [search, anonymous]) {
+      for (let i = 0; i < 100; i++) expect(serve(raised, req).status).toBe(200);
+      expect(serve(raised, req).status).toBe(403);
+    }
+    const lifted = new RateLimits({ now: clock().now, searchLimit: 'off' });
+    for (let i = 0; i < 1000; i++) expect(serve(lifted, search).status).toBe(200);
+    expect(serve(lifted, search).headers['x-ratelimit-used']).toBe('1001');
+  });
+
+  it('replace the recorded rate-limit headers of a frozen (shared) answer on every request, leaving it untouched', () => {
+    const limits = new RateLimits({ now: clock().now });
+    const shared = ok({ 'x-ratelimit-used': '7', 'x-poll-interval': '60' });
+    Object.freeze(shared.headers);
+    Object.freeze(shared);
+    expect(limits.settle(events, shared).headers).toMatchObject({ 'x-ratelimit-used': '1', 'x-poll-interval': '60' });
+    expect(limits.settle(events, shared).headers).toMatchObject({ 'x-ratelimit-used': '2', 'x-poll-interval': '60' });
+    expect(shared.headers).toEqual({ 'x-ratelimit-used': '7', 'x-poll-interval': '60' });
+  });
+
   it('replace recorded rate-limit headers and keep the others', () => {
     const limits = new RateLimits({ now: clock().now });
     const a = limits.settle(events, ok({ 'x-ratelimit-remaining': '12', 'x-ratelimit-used': '7', 'x-ratelimit-reset': '1', 'x-poll-interval': '60' }));
