@@ -19,7 +19,7 @@ export interface RequestRecord {
 export type RequestLog = (record: RequestRecord) => void;
 
 /** `GET /search/issues?q=x 200 fixture get-search-issues-1a2b-000.json 3 ms`, redacted and inert. */
-export function requestLine(record: RequestRecord, redactor: Redactor): string {
+function requestLine(record: RequestRecord, redactor: Redactor): string {
   const { method, url, status, outcome, ms } = record;
   return terminalText(redactor.text(`${method} ${url} ${status} ${outcome} ${Math.round(ms)} ms`));
 }
