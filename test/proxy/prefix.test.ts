@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProxy, PROXY_HEADER } from '../../proxy/server.js';
 import { startReference, type RunningReference } from '../../reference/server.js';
 import { call } from '../helpers/reference.js';
+import { serve, stop } from '../helpers/serve.js';
 import { tempCassette } from './helpers.js';
 
 describe('proxy prefix', () => {
@@ -49,6 +50,19 @@ describe('proxy prefix', () => {
       expect((await call(atRoot.origin, '/events?per_page=1')).headers[PROXY_HEADER]).toBe('replayed');
     } finally {
       await atRoot.close();
+    }
+  });
+
+  it('from the command line: no --prefix serves under the target path, --prefix / at the root', async () => {
+    for (const [extra, path] of [[[], '/api/v3'], [['--prefix', '/'], '']] as const) {
+      const proxy = await serve(['proxy', '--passthrough', '--target', reference.url, '--port', '0', ...extra]);
+      try {
+        const origin = new URL(proxy.url).origin;
+        expect(proxy.url).toBe(`${origin}${path}`);
+        expect((await call(origin, `${path}/events?per_page=1`)).headers[PROXY_HEADER]).toBe('forwarded');
+      } finally {
+        await stop(proxy.child);
+      }
     }
   });
 });
