@@ -32,6 +32,8 @@ export interface CassetteMeta extends IdentityTable {
   /** Extra redaction rules used while recording; replay applies them too, so keys agree. */
   redactHeaders: string[];
   redactFields: string[];
+  /** The path prefix the recording proxy served under, which replay serves under too (absent: none). */
+  prefix?: string;
 }
 
 export interface Entry {
@@ -301,8 +303,8 @@ function parseMeta(raw: unknown, file: string): CassetteMeta {
   const strings = (v: unknown) => Array.isArray(v) && v.every((s) => typeof s === 'string');
   if (isObj(raw) && raw.digest !== undefined && raw.digest !== DIGEST) throw new CassetteError(`${file}: unknown digest ${JSON.stringify(raw.digest)} (expected "${DIGEST}", or none for scrypt)`);
   if (!isObj(raw) || raw.version !== 1 || typeof raw.salt !== 'string' || !isObj(raw.placeholders)
-    || !Object.values(raw.placeholders).every((p) => typeof p === 'string') || !strings(raw.redactHeaders) || !strings(raw.redactFields)) {
-    throw new CassetteError(`${file}: expected {version: 1, salt, placeholders, redactHeaders, redactFields}`);
+    || !Object.values(raw.placeholders).every((p) => typeof p === 'string') || !strings(raw.redactHeaders) || !strings(raw.redactFields) || (raw.prefix !== undefined && typeof raw.prefix !== 'string')) {
+    throw new CassetteError(`${file}: expected {version: 1, salt, placeholders, redactHeaders, redactFields, prefix?}`);
   }
   return raw as unknown as CassetteMeta;
 }

@@ -10,6 +10,7 @@ import { bodyLimit, BoundedBuffer, DEFAULT_MAX_BODY_BYTES } from '../src/bounds.
 import { listen, normalizePrefix } from '../src/listen.js';
 import { urlSecrets } from '../src/redact/credentials.js';
 import type { Redactor } from '../src/redact/redactor.js';
+import type { RequestLog } from '../src/request-log.js';
 import { jsonAnswer, type Answer } from './answer.js';
 import { bodyBytes, mapStrings, storeBody } from './body.js';
 import { Cassette, type Entry, type OpenOptions } from './cassette.js';
@@ -34,7 +35,7 @@ export interface ProxyOptions extends SynthesisOptions {
   /** 0 picks a free port. */
   port?: number;
   host?: string;
-  /** The proxy's own path prefix; requests are matched below it. */
+  /** The proxy's own path prefix; requests are matched below it. By default the target's path, in replay the recording's. */
   prefix?: string;
   redactHeaders?: readonly string[];
   redactFields?: readonly string[];
@@ -48,6 +49,8 @@ export interface ProxyOptions extends SynthesisOptions {
   maxBodyBytes?: number;
   /** Replay: bytes of rendered answers kept for reuse (least recently used go first). */
   cacheBytes?: number;
+  /** Called once per request, after its answer: `--log`. */
+  log?: RequestLog;
 }
 
 export interface RunningProxy {
@@ -73,7 +76,6 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
   const { mode } = options;
   if (mode !== 'replay' && !options.target) throw new Error(`${mode} mode needs a target URL (--target)`);
   if (mode !== 'passthrough' && !options.fixtures) throw new Error(`${mode} mode needs a fixtures folder (--fixtures)`);
-  const prefix = normalizePrefix(options.prefix ?? '');
   const writable = mode === 'record' || mode === 'record-missing';
   // Before the cassette, so a bad target or timeout leaves no new fixtures folder behind.
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -82,6 +84,12 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     : undefined;
   const upstreamBase = upstream?.root ?? '';
   const cassette = options.fixtures ? Cassette.open(options.fixtures, { ...cassetteKeys(), writable }) : undefined;
+  // Unless told, it serves under the prefix it records from (the target's path), or that its recording served under.
+  const prefix = normalizePrefix(options.prefix ?? (upstream ? new URL(upstreamBase).pathname : cassette?.meta.prefix ?? ''));
+  if (writable && cassette!.meta.prefix !== prefix) {
+    cassette!.meta.prefix = prefix;
+    cassette!.saveMeta();
+  }
 
   // Rules a cassette was recorded with keep applying, so its fixtures and live requests are masked alike.
   const meta = cassette?.meta;
@@ -230,10 +238,14 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
 
   const inFlight = new Set<Promise<void>>();
   const server: Server = createServer((req, res) => {
+    const started = performance.now();
     const done = handle(req, res).catch((err: unknown) => {
       if (!res.headersSent) send(res, jsonAnswer(500, { message: `proxy error: ${(err as Error).message}` }, { [PROXY_HEADER]: 'error' }), false);
       else res.destroy();
-    }).finally(() => inFlight.delete(done));
+    }).finally(() => {
+      inFlight.delete(done);
+      options.log?.({ method: req.method ?? 'GET', url: req.url ?? '/', status: res.statusCode, outcome: outcomeOf(res), ms: performance.now() - started });
+    });
     inFlight.add(done);
   });
   const { origin, port } = await listen(server, options.port, options.host);
@@ -268,8 +280,20 @@ function rewriter(from: string, to: string): (s: string) => string {
   return (s) => (s.includes(from) ? s.replace(pattern, to) : s);
 }
 
+/** Each answer's headers as sent, for the log (headers given to writeHead are not kept on the response). */
+const sentHeaders = new WeakMap<ServerResponse, Record<string, string>>();
+
+/** What the answer's own header says of its source: the fixture served, `miss`, or how else it came about. */
+function outcomeOf(res: ServerResponse): string {
+  const headers = sentHeaders.get(res) ?? {};
+  const source = headers[PROXY_HEADER] ?? 'no answer';
+  if (source === 'replayed') return `fixture ${headers[FIXTURE_HEADER]}`;
+  return source === 'unmatched' ? 'miss' : source;
+}
+
 function send(res: ServerResponse, answer: Answer, head: boolean): void {
   const headers: Record<string, string> = { ...answer.headers };
+  sentHeaders.set(res, headers);
   delete headers['content-length'];
   delete headers['transfer-encoding'];
   const bodyless = answer.status === 204 || answer.status === 304 || answer.status < 200;

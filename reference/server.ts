@@ -11,6 +11,7 @@ import { vendorNames, type VendorNames } from '../spec/vendor.js';
 import { API_VERSIONS } from '../spec/vocabulary.js';
 import { notModified } from '../src/conditional.js';
 import { listen, normalizePrefix } from '../src/listen.js';
+import type { RequestLog } from '../src/request-log.js';
 import { AREAS, createState } from './areas/index.js';
 import { authenticate } from './auth.js';
 import { resolveFaults } from './faults.js';
@@ -38,6 +39,8 @@ export interface ReferenceOptions {
   /** X-Poll-Interval in seconds (default 60, as the real platform sends). */
   pollIntervalSeconds?: number;
   lockout?: Partial<LockoutPolicy>;
+  /** Called once per request, after its answer: `--log`. */
+  log?: RequestLog;
 }
 
 export interface RunningReference {
@@ -71,9 +74,16 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   });
   let origin = '';
   const server: Server = createServer((req, res) => {
+    const started = performance.now();
     handle(req, res, { state, names, prefix, origin, now, fault: (id) => faults.has(id) }).catch((err: unknown) => {
       if (!res.headersSent) send(res, error(500, `Internal error: ${(err as Error).message}`), {});
       else res.destroy();
+    }).finally(() => {
+      if (!options.log) return;
+      const method = (req.method ?? 'GET').toUpperCase();
+      const url = new URL(req.url ?? '/', 'http://reference.invalid');
+      const endpoint = url.pathname.startsWith(prefix) ? matchEndpoint(method, url.pathname.slice(prefix.length) || '/')?.endpoint : undefined;
+      options.log({ method, url: req.url ?? '/', status: res.statusCode, outcome: endpoint ? `endpoint ${endpoint.id}` : 'miss', ms: performance.now() - started });
     });
   });
   server.keepAliveTimeout = 1000;

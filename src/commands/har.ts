@@ -11,6 +11,7 @@ import { cassetteKeys, UNSTORED_REQUEST_HEADERS, UNSTORED_RESPONSE_HEADERS } fro
 import { endToEnd } from '../../proxy/upstream.js';
 import { UserError } from '../exit-codes.js';
 import { writeFileAtomic } from '../fs-atomic.js';
+import { normalizePrefix } from '../listen.js';
 
 /** Response headers of HAR from other tools that the proxy never stores either; HAR holds the decoded text, so its encoding goes too. */
 const UNSTORED_RESPONSE = [...UNSTORED_RESPONSE_HEADERS, 'content-encoding'];
@@ -68,6 +69,9 @@ export function importHarCommand(args: ImportHarArgs): void {
   const cassette = open(args.fixtures, true);
   const meta = cassette.meta;
   if (own) Object.assign(meta, { salt: own.salt, digest: own.digest, placeholders: own.placeholders });
+  // Replay serves where the recording did: our own export says where; for other tools, the path of --upstream.
+  const prefix = own?.prefix ?? (args.upstream ? normalizePrefix(new URL(args.upstream).pathname) : undefined);
+  if (prefix !== undefined) meta.prefix = prefix;
   Object.assign(meta, { redactHeaders: rules.headers, redactFields: rules.fields });
   cassette.saveMeta();
   const prepare = exchangeRedaction(new ExchangeRedactor(new Identities(meta, () => cassette.metaChanged()), { headers: meta.redactHeaders, fields: meta.redactFields }));

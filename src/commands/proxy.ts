@@ -7,6 +7,9 @@ import type { ProxyMode } from '../../proxy/stage.js';
 import { UPSTREAM_TOTAL_TIMEOUT_MS } from '../../proxy/upstream.js';
 import { DEFAULT_MAX_BODY_MB, maxBodyBytes } from '../bounds.js';
 import { EXIT, UserError } from '../exit-codes.js';
+import { Redactor } from '../redact/redactor.js';
+import { urlSecrets } from '../redact/credentials.js';
+import { stderrLog } from '../request-log.js';
 
 const MODES = ['record', 'replay', 'record-missing', 'passthrough'] as const satisfies readonly ProxyMode[];
 
@@ -37,6 +40,7 @@ export function proxyOptions(y: Argv) {
     .option('fault-rate', { type: 'number', describe: 'Share of requests (0 to 1) answered with --fault-status instead' })
     .option('fault-status', { type: 'number', default: 500, describe: 'Status code of injected faults' })
     .option('fault-seed', { type: 'number', default: 0, describe: 'Seed of the fault draws (same seed, same faults)' })
+    .option('log', { type: 'boolean', default: false, describe: 'One line per request on stderr: method, path, status, fixture or miss, milliseconds' })
     // Imported when used: serving never loads the HAR converter.
     .command('export-har', 'Write a cassette as one HAR 1.2 file (browser devtools, Polly.js)',
       async (h) => (await har()).exportHarOptions(h), async (a) => (await har()).exportHarCommand(a))
@@ -70,7 +74,8 @@ export async function proxyCommand(args: Args): Promise<void> {
   let running: RunningProxy;
   try {
     running = await createProxy({
-      mode, port: args.port, host: args.host, prefix: args.prefix,
+      // No --prefix: the target's path, or in replay the recording's (createProxy's default); `--prefix /` serves at the root.
+      mode, port: args.port, host: args.host, ...(args.prefix ? { prefix: args.prefix } : {}),
       ...(args.target ? { target: args.target } : {}), ...(args.fixtures ? { fixtures: args.fixtures } : {}),
       redactHeaders: args['redact-header'], redactFields: args['redact-field'], upstreamTimeoutMs: args['upstream-timeout'],
       upstreamTotalTimeoutMs: args['upstream-total-timeout'], maxBodyBytes: maxBody,
@@ -78,6 +83,8 @@ export async function proxyCommand(args: Args): Promise<void> {
       ...(args['core-limit'] !== undefined || searchLimit !== undefined ? {
         rateLimits: { ...(args['core-limit'] !== undefined ? { coreLimit: args['core-limit'] } : {}), ...(searchLimit !== undefined ? { searchLimit } : {}) },
       } : {}),
+      // The log masks what the fixtures mask: the extra names and the target's userinfo too.
+      ...(args.log ? { log: stderrLog(new Redactor({ headers: args['redact-header'], fields: args['redact-field'] }, urlSecrets(args.target ?? ''))) } : {}),
       ...(latency !== undefined || fault ? { chaos: { ...(latency !== undefined ? { latency } : {}), ...(fault ? { fault } : {}) } } : {}),
     });
   } catch (err) {

@@ -4,6 +4,7 @@ import { referenceProfile } from '../../reference/profile.js';
 import { startReference, type RunningReference } from '../../reference/server.js';
 import { EXIT, UserError } from '../exit-codes.js';
 import { writeFileAtomic } from '../fs-atomic.js';
+import { stderrLog } from '../request-log.js';
 import { portOption, prefixOption, vendorOption } from './values.js';
 
 export function referenceOptions(y: Argv) {
@@ -14,7 +15,8 @@ export function referenceOptions(y: Argv) {
     .option('faults', { type: 'string', default: '', describe: 'Comma-separated named faults to switch on (see `conformance faults`)' })
     .option('vendor', vendorOption('Vendor word in header and media-type names', 'service'))
     .option('imports-retired', { type: 'boolean', default: false, describe: 'Answer every source-import endpoint with 503' })
-    .option('write-profile', { type: 'string', describe: 'Write the target profile for this reference to a file' });
+    .option('write-profile', { type: 'string', describe: 'Write the target profile for this reference to a file' })
+    .option('log', { type: 'boolean', default: false, describe: 'One line per request on stderr: method, path, status, endpoint or miss, milliseconds' });
 }
 
 type Args = Awaited<ReturnType<typeof referenceOptions>['argv']>;
@@ -25,6 +27,7 @@ export async function referenceCommand(args: Args): Promise<void> {
   try {
     running = await startReference({
       port: args.port, host: args.host, prefix: args.prefix, faults, vendor: args.vendor, importsRetired: args['imports-retired'],
+      ...(args.log ? { log: stderrLog() } : {}),
     });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;

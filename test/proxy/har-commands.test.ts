@@ -80,6 +80,8 @@ describe('HAR commands', () => {
     expect(stored.response.headers['content-encoding']).toBeUndefined();
     const proxy = await createProxy({ mode: 'replay', fixtures });
     try {
+      // Served under the prefix of --upstream, as a recording from it would be.
+      expect(proxy.url).toBe(`${proxy.origin}/api/v3`);
       const r = await call(proxy.url, '/notifications', { authorization: `Bearer ${token}` });
       expect(r.status).toBe(200);
       expect(r.body).toEqual([{ id: '1', echo: 'token#1' }]);
