@@ -68,7 +68,7 @@ export async function runCommand(args: Args): Promise<void> {
     const planned = planChecks(profile ?? { base_url: args['base-url'] ?? 'http://embedded.invalid' }, { suites: args.suite, grep: args.grep, only });
     for (const { suite, spec } of planned) {
       const req = requirement(spec.requirement);
-      process.stdout.write(`${spec.id} [${req.level}] [${suite.name}]${spec.writes ? ' (writes)' : ''}${spec.exhausts ? ' (opt-in)' : ''} ${spec.title}\n    "${req.sentence}" (document ${req.doc}, ${req.section})\n`);
+      process.stdout.write(`${spec.id} [${req.level}] [${suite}]${spec.writes ? ' (writes)' : ''}${spec.exhausts ? ' (opt-in)' : ''} ${spec.title}\n    "${req.sentence}" (document ${req.doc}, ${req.section})\n`);
     }
     process.stdout.write(`${planned.length} checks\n`);
     return;

@@ -39,7 +39,7 @@ against('search 422s worded "Validation Failed" (GitHub\'s capital F)', validati
   });
 });
 
-against('GET /rate_limit without core.used (or any used)', rateLimitWithout('used'), { suites: ['search-counting', 'rate-limit'] }, (run) => {
+against('GET /rate_limit without core.used (or any used)', rateLimitWithout('used'), { suites: ['rate-limit'] }, (run) => {
   it('the counting checks are inconclusive, naming the absent counter; the status check notes it', () => {
     // Core counted per endpoint.
     const core = ids(run(), (c) => c.id.startsWith('rate-limit.core-counts.'));
