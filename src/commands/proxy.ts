@@ -7,14 +7,13 @@ import type { ProxyMode } from '../../proxy/stage.js';
 import { UPSTREAM_TOTAL_TIMEOUT_MS } from '../../proxy/upstream.js';
 import { MB } from '../bounds.js';
 import { EXIT, UserError } from '../exit-codes.js';
-import { integerOption, listOption, maxBodyOption, numberOption, numberOrWordOption, portOption, prefixOption, urlOption } from './values.js';
+import { POSITIVE, integerOption, listOption, maxBodyOption, numberOption, numberOrWordOption, portOption, prefixOption, urlOption } from './values.js';
 
 const MODES = ['record', 'replay', 'record-missing', 'passthrough'] as const satisfies readonly ProxyMode[];
 
 /** How long a stopping proxy waits beyond the longest an upstream answer may take (its total timeout). */
 const SHUTDOWN_MARGIN_MS = 5_000;
 const MILLISECONDS = 'a positive number of milliseconds';
-const ABOVE_ZERO = { min: 0, aboveMin: true };
 
 export function proxyOptions(y: Argv) {
   return y
@@ -29,8 +28,8 @@ export function proxyOptions(y: Argv) {
     .option('prefix', prefixOption('Path prefix the proxy serves under, e.g. /api/v3', ''))
     .option('redact-header', { ...listOption('Also mask these headers'), default: [] as string[] })
     .option('redact-field', { ...listOption('Also mask these body fields or query parameters'), default: [] as string[] })
-    .option('upstream-timeout', numberOption('upstream-timeout', MILLISECONDS, 'Milliseconds the upstream may stay silent, before an answer or within it', ABOVE_ZERO, 30_000))
-    .option('upstream-total-timeout', numberOption('upstream-total-timeout', MILLISECONDS, 'Milliseconds for each whole upstream answer, body included', ABOVE_ZERO, UPSTREAM_TOTAL_TIMEOUT_MS))
+    .option('upstream-timeout', numberOption('upstream-timeout', MILLISECONDS, 'Milliseconds the upstream may stay silent, before an answer or within it', POSITIVE, 30_000))
+    .option('upstream-total-timeout', numberOption('upstream-total-timeout', MILLISECONDS, 'Milliseconds for each whole upstream answer, body included', POSITIVE, UPSTREAM_TOTAL_TIMEOUT_MS))
     .option('max-body', maxBodyOption('Largest request body (413) and upstream answer, as sent and decoded (502), in MB'))
     .option('core-limit', integerOption('core-limit', 'a positive integer', 'Replay: authenticated core requests per hour in the synthesized rate limits', { min: 1 }))
     .option('search-limit', numberOrWordOption('search-limit', 'off', 'a positive integer or "off"', 'Replay: search requests per minute in the synthesized rate limits, or "off" for no limit (load tests)', { min: 1 }, true))

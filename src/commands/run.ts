@@ -16,10 +16,9 @@ import type { RunResult, StopReason } from '../model.js';
 import { loadProfile, type Profile } from '../profile.js';
 import { planChecks, runConformance } from '../runner.js';
 import { prepareReportDir, stepSummaryFile, warnStepSummary } from './outputs.js';
-import { choiceOption, integerOption, listOption, maxBodyOption, numberOption, prefixOption, urlOption, vendorOption } from './values.js';
+import { POSITIVE, choiceOption, integerOption, listOption, maxBodyOption, numberOption, prefixOption, urlOption, vendorOption } from './values.js';
 
 const SECONDS = 'a positive number of seconds';
-const ABOVE_ZERO = { min: 0, aboveMin: true };
 
 export function runOptions(y: Argv) {
   return y
@@ -34,8 +33,8 @@ export function runOptions(y: Argv) {
     .option('vendor', vendorOption('Vendor word in header and media-type names: service or github'))
     .option('prefix', prefixOption('Path prefix of a self-hosted installation, e.g. /api/v3'))
     .option('max-requests', integerOption('max-requests', 'a positive integer', 'Stop (exit 4) before sending more requests than this', { min: 1 }, 5000))
-    .option('timeout', numberOption('timeout', SECONDS, 'Seconds the target may stay silent, before an answer or within it', ABOVE_ZERO, 15))
-    .option('total-timeout', numberOption('total-timeout', SECONDS, 'Seconds for each whole answer, body included', ABOVE_ZERO, TOTAL_TIMEOUT_MS / 1000))
+    .option('timeout', numberOption('timeout', SECONDS, 'Seconds the target may stay silent, before an answer or within it', POSITIVE, 15))
+    .option('total-timeout', numberOption('total-timeout', SECONDS, 'Seconds for each whole answer, body included', POSITIVE, TOTAL_TIMEOUT_MS / 1000))
     .option('max-body', maxBodyOption('Largest answer body read, in MB; a larger one fails the check'))
     .option('max-wait', numberOption('max-wait', 'a number of seconds, 0 or more', 'Longest wait in seconds the target may ask for (X-Poll-Interval, Retry-After, a rate-limit reset); a check asked to wait longer is skipped', { min: 0 }, DEFAULT_MAX_WAIT_S))
     .option('max-total-wait', numberOption('max-total-wait', 'a number of seconds, 0 or more', 'Seconds the run may wait in all at the target\'s request; once spent, checks asked to wait are skipped', { min: 0 }, DEFAULT_MAX_TOTAL_WAIT_S))

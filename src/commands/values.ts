@@ -12,6 +12,9 @@ interface Range {
   aboveMin?: boolean;
 }
 
+/** Above zero: a timeout of 0 would be no timeout. */
+export const POSITIVE: Range = { min: 0, aboveMin: true };
+
 /** What was typed: the last of a repeated flag. */
 const typed = (raw: unknown): string => String(Array.isArray(raw) ? raw.at(-1) : raw).trim();
 

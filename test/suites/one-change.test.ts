@@ -46,7 +46,9 @@ against('GET /rate_limit without core.used (or any used)', rateLimitWithout('use
     expect(core.length).toBeGreaterThan(20);
     const separate = ['search.code', 'search.commits', 'search.issues', 'search.labels', 'search.repositories'].map((e) => `rate-limit.search-separate.${e}`);
     const counting = ['rate-limit.304-not-counted', ...core, 'rate-limit.endpoint-not-counted', ...separate];
-    expect(ids(run(), (c) => c.skipReason === 'inconclusive')).toEqual(counting);
+    // The per-endpoint 304 checks of the conditional scenario share the prefix; they need a 304 to count first, and have tests of their own.
+    const perEndpoint304 = (c: CheckResult) => c.id.startsWith('rate-limit.304-not-counted.');
+    expect(ids(run(), (c) => c.skipReason === 'inconclusive' && !perEndpoint304(c))).toEqual(counting);
     for (const c of run().checks.filter((x) => counting.includes(x.id))) expect(c.message, c.id).toMatch(/no integer resources\.(core|search)\.used \(absent\)/);
     const status = run().checks.find((c) => c.id === 'rate-limit.status-categories')!;
     expect(status.outcome).toBe('pass');
