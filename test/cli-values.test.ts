@@ -90,6 +90,19 @@ describe('lists', () => {
   });
 });
 
+describe('a profile without base_url', () => {
+  it('is complete with --base-url, and refused without it, saying so', async () => {
+    const profile = join(dir, 'no-base-url.json');
+    writeFileSync(profile, JSON.stringify({ tokens: { classic: { value: 'ghp_x' } } }));
+    const given = await runCli(['--profile', profile, '--base-url', 'http://127.0.0.1:9', '--list']);
+    expect(given.status).toBe(0);
+    expect(given.stdout).toMatch(/^\d+ checks$/m);
+    const missing = await runCli(['--profile', profile, '--list']);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toBe(`conformance: profile ${profile}: base_url is missing (or pass --base-url)\n`);
+  });
+});
+
 describe('where the run writes, proved before the first request', () => {
   let server: Server;
   let url = '';
