@@ -124,7 +124,7 @@ export function listOption(describe: string) {
 /** `--max-body` (run and proxy), given in MB (fractions too: tests use small limits), taken in bytes. */
 export function maxBodyOption(describe: string) {
   const what = 'a positive number of megabytes';
-  const megabytes = checked('max-body', what, { min: 0, aboveMin: true }, false);
+  const megabytes = checked('max-body', what, POSITIVE, false);
   return {
     type: 'string' as const, describe, default: String(DEFAULT_MAX_BODY_MB),
     coerce: (raw: unknown): number => {
