@@ -41,6 +41,7 @@ describe('a wrong flag value', () => {
     [['proxy', '--latency', 'soon'], '--latency must be milliseconds or "recorded", got "soon"'],
     [['proxy', '--prefix', '/a/../b'], '--prefix must be a path such as /api/v3, got "/a/../b"'],
     [['proxy', '--target', 'not a url'], '--target must be an http(s) URL, got "not a url"'],
+    [['proxy', 'import-har', '--har', 'x.har', '--fixtures', 'out', '--upstream', 'api.example.com'], '--upstream must be an http(s) URL, got "api.example.com"'],
     [['undo', 'journal.jsonl', '--profile', 'reference', '--base-url', 'nope'], '--base-url must be an http(s) URL, got "nope"'],
   ];
   it.concurrent.each(cases)('%j: exit 2, one line naming the flag and the value', async (args, message) => {
