@@ -2,21 +2,12 @@
  * Limits on what a target or an upstream can make this process hold: a body's size and its JSON
  * nesting. The run's client and the proxy share them, so a hostile server meets the same bounds.
  */
-import { UserError } from './exit-codes.js';
-
-const MB = 1024 * 1024;
+export const MB = 1024 * 1024;
 /** Default of --max-body (run and proxy): far above any answer of the API, far below what exhausts memory. */
 export const DEFAULT_MAX_BODY_MB = 25;
 export const DEFAULT_MAX_BODY_BYTES = DEFAULT_MAX_BODY_MB * MB;
 /** Nesting deeper than this is not parsed: the recursive walkers after the parse (redaction, schema validation, JSON.stringify of reports) would overflow the stack. */
 export const MAX_JSON_DEPTH = 512;
-
-/** `--max-body` in bytes; fractions of a MB are allowed (tests use small limits). */
-export function maxBodyBytes(megabytes: number): number {
-  const bytes = Math.floor(megabytes * MB);
-  if (!(bytes >= 1)) throw new UserError(`--max-body must be a positive number of megabytes, got ${megabytes}`);
-  return bytes;
-}
 
 /** A body limit as messages name it, with the flag that sets it. */
 export function bodyLimit(bytes: number): string {

@@ -51,6 +51,7 @@ export interface ExchangeRecord {
 export interface CheckResult {
   /** Stable check id; reports and baselines refer to it. */
   id: string;
+  /** The id up to its first dot: what --suite selects and the reports group by. */
   suite: string;
   title: string;
   requirement: Pick<Requirement, 'id' | 'level' | 'doc' | 'section' | 'sentence'>;

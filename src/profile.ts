@@ -3,7 +3,7 @@
  * against schemas/profile.schema.json, with `env:NAME` token values resolved from the environment.
  */
 import { readFileSync } from 'node:fs';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { EXIT, UserError } from './exit-codes.js';
 import { readPackageJson } from './paths.js';
 
@@ -63,16 +63,15 @@ function profileValidator(): ValidateFunction<Profile> {
   return compiled;
 }
 
-/** Checks a parsed profile and resolves `env:NAME` values. `source` names it in errors. */
-export function parseProfile(data: unknown, source: string, env: NodeJS.ProcessEnv = process.env): Profile {
+/**
+ * Checks a parsed profile and resolves `env:NAME` values. `source` names it in errors; `baseUrl`, when
+ * given (--base-url), stands in for a missing base_url.
+ */
+export function parseProfile(data: unknown, source: string, env: NodeJS.ProcessEnv = process.env, baseUrl?: string): Profile {
   const validate = profileValidator();
-  if (!validate(data)) {
-    const e = validate.errors?.[0];
-    const where = e?.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '(top level)';
-    const detail = e?.keyword === 'additionalProperties' ? `unknown key "${(e.params as { additionalProperty: string }).additionalProperty}"` : e?.message;
-    throw new UserError(`profile ${source}: ${where}: ${detail}`, EXIT.usage);
-  }
-  const profile = structuredClone(data);
+  const given = baseUrl !== undefined && isObject(data) && !('base_url' in data) ? { ...data, base_url: baseUrl } : data;
+  if (!validate(given)) throw new UserError(`profile ${source}: ${schemaError(validate.errors?.[0])}`, EXIT.usage);
+  const profile = structuredClone(given);
   const resolve = (value: string, where: string): string => {
     if (!value.startsWith('env:')) return value;
     const name = value.slice(4);
@@ -95,10 +94,40 @@ export function parseProfile(data: unknown, source: string, env: NodeJS.ProcessE
   return profile;
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The schema's patterns in words. */
+const PATTERN_WORDS: Record<string, string> = {
+  '^https?://': 'an http(s) URL',
+  '^(/[A-Za-z0-9._~-]+)*$': 'a path such as /api/v3',
+  '^[a-z][a-z0-9-]*$': 'a lowercase word such as service or github',
+  '^[^/\\s]+/[^/\\s]+$': 'a repository as owner/name',
+};
+
+const ARTICLE: Record<string, string> = { string: 'a string', integer: 'an integer', number: 'a number', boolean: 'true or false', object: 'an object', array: 'an array', null: 'null' };
+
+/** An ajv error as one plain sentence: "tokens.classic.value must be a string". */
+function schemaError(e: ErrorObject | undefined): string {
+  if (!e) return 'not a valid profile';
+  const path = e.instancePath.slice(1).split('/').filter(Boolean).map((k, i) => (/^\d+$/.test(k) ? `[${k}]` : i ? `.${k}` : k)).join('');
+  const at = (key: string) => (path ? `${path}.${key}` : key);
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'required': return `${at(String(p.missingProperty))} is missing${!path && p.missingProperty === 'base_url' ? ' (or pass --base-url)' : ''}`;
+    case 'additionalProperties': return `${at(String(p.additionalProperty))} is not a profile key (docs/profile.md)`;
+    case 'type': return `${path || 'the top level'} must be ${String(p.type).split(',').map((t) => ARTICLE[t] ?? t).join(' or ')}`;
+    case 'enum': return `${path} must be one of ${(p.allowedValues as unknown[]).join(', ')}`;
+    case 'pattern': return `${path} must be ${PATTERN_WORDS[String(p.pattern)] ?? `text matching ${String(p.pattern)}`}`;
+    case 'minLength': return `${path} must not be empty`;
+    case 'minimum': return `${path} must be ${String(p.limit)} or more`;
+    default: return `${path || 'the top level'} ${e.message ?? 'is not valid'}`;
+  }
+}
+
 /** What an HTTP header value may hold (RFC 9110 field-value): no control character but the tab, nothing past Latin-1. */
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
-export function loadProfile(path: string, env: NodeJS.ProcessEnv = process.env): Profile {
+export function loadProfile(path: string, env: NodeJS.ProcessEnv = process.env, baseUrl?: string): Profile {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -111,7 +140,7 @@ export function loadProfile(path: string, env: NodeJS.ProcessEnv = process.env):
   } catch (err) {
     throw new UserError(`profile ${path}: not valid JSON (${(err as Error).message})`, EXIT.usage);
   }
-  return parseProfile(data, path, env);
+  return parseProfile(data, path, env, baseUrl);
 }
 
 /** Every secret a profile holds, for redaction of transcripts and reports. */

@@ -15,7 +15,7 @@ import { preflight, unmetNeed, type Preflight } from './preflight.js';
 import { nothingChecked, tokenlessNotice } from './skips.js';
 import { OUTCOMES, type CheckResult, type Outcome, type RunResult } from './model.js';
 import { profileSecrets, type Profile } from './profile.js';
-import { CheckContext, SkipSignal, type CheckSpec, type Suite } from './suite.js';
+import { CheckContext, SkipSignal, suiteOf, type CheckSpec, type Suite } from './suite.js';
 
 export interface RunOptions {
   /** Target API root; omitted with no profile, the embedded reference is started. */
@@ -58,23 +58,26 @@ export interface RunOptions {
 }
 
 export interface PlannedCheck {
-  suite: Suite;
+  /** The suite a user names and reports group by: the check id's prefix (see suiteOf). */
+  suite: string;
+  /** The scenario module that declares the check; the modules' order is the run order. */
+  module: Suite;
   spec: CheckSpec;
 }
 
 export function planChecks(profile: Profile, opts: Pick<RunOptions, 'suites' | 'grep' | 'only'>): PlannedCheck[] {
-  const known = SUITES.map((s) => s.name);
+  const all = SUITES.flatMap((module) => module.checks(profile).map((spec) => ({ suite: suiteOf(spec.id), module, spec })));
+  const known = [...new Set(all.map((c) => c.suite))].sort();
   const unknown = (opts.suites ?? []).filter((s) => !known.includes(s));
   if (unknown.length) throw new UserError(`unknown suite ${unknown.join(', ')} (suites: ${known.join(', ')})`);
   const grep = opts.grep?.toLowerCase();
-  const planned = SUITES.filter((s) => !opts.suites?.length || opts.suites.includes(s.name))
-    .flatMap((suite) => suite.checks(profile).map((spec) => ({ suite, spec })))
+  const planned = all.filter(({ suite }) => !opts.suites?.length || opts.suites.includes(suite))
     .filter(({ spec }) => !grep || spec.id.toLowerCase().includes(grep) || spec.title.toLowerCase().includes(grep))
     .filter(({ spec }) => !opts.only || opts.only.includes(spec.id));
   for (const { spec } of planned) requirement(spec.requirement);
   if (!planned.length) {
     const by = [
-      opts.suites?.length ? `--suite ${opts.suites.join(' ')}` : '', opts.grep !== undefined ? `--grep "${opts.grep}"` : '', opts.only ? `--only-failed (${opts.only.length} failures)` : '',
+      opts.suites?.length ? `--suite ${opts.suites.join(',')}` : '', opts.grep !== undefined ? `--grep "${opts.grep}"` : '', opts.only ? `--only-failed (${opts.only.length} failures)` : '',
     ].filter(Boolean);
     throw new UserError(`nothing to run: ${by.join(' with ') || 'the selection'} selects no check (see --list)`);
   }
@@ -165,12 +168,12 @@ async function run(given: RunOptions): Promise<{ result: RunResult; client: Clie
 }
 
 async function runCheck(
-  suite: Suite, spec: CheckSpec, client: Client, profile: Profile, options: RunOptions,
+  suite: string, spec: CheckSpec, client: Client, profile: Profile, options: RunOptions,
   stopped: RunResult['stopped'], found: Preflight, journal: Journal,
 ): Promise<CheckResult> {
   const req = requirement(spec.requirement);
   const base = {
-    id: spec.id, suite: suite.name, title: spec.title,
+    id: spec.id, suite, title: spec.title,
     requirement: { id: req.id, level: req.level, doc: req.doc, section: req.section, sentence: req.sentence },
   };
   const started = Date.now();

@@ -34,7 +34,14 @@ export interface CheckSpec {
   run(t: CheckContext): Promise<void>;
 }
 
+/** The suite a check belongs to for users (--suite, --list, reports): its id up to the first dot. */
+export function suiteOf(checkId: string): string {
+  return checkId.split('.', 1)[0]!;
+}
+
+/** A scenario module: checks that share setup or must run in a place of the run order (suites/index.ts). */
 export interface Suite {
+  /** The module's name (tests group checks by it); users see suiteOf(check id) instead. */
   name: string;
   description: string;
   /** Built per run so checks can be generated from the catalogue and the profile. */

@@ -86,16 +86,16 @@ describe('the reference served below /api/v3', () => {
     const r = await runCli(['--base-url', ref.url, '--suite', 'versioning', '--suite', 'notifications', '--quiet', '--report-dir', join(dir, 'anon')]);
     expect(r.status).toBe(0);
     expect(occurrences(r.stderr, 'conformance: note: the profile names no token')).toBe(1);
-    expect(r.stdout).toMatch(/versioning\s+2 pass/);
+    expect(r.stdout).toMatch(/versioning\s+[1-9]\d* passed, 0 failed/);
   });
 
   it('--grep or --suite selecting nothing: exit 2, one line', async () => {
     const g = await runCli(['--base-url', ref.url, '--grep', 'no-such-check-anywhere']);
     expect(g.status).toBe(2);
     expect(g.stderr.trim()).toBe('conformance: nothing to run: --grep "no-such-check-anywhere" selects no check (see --list)');
-    const s = await runCli(['--base-url', ref.url, '--suite', 'versioning', '--grep', 'alerts']);
+    const s = await runCli(['--base-url', ref.url, '--suite', 'versioning', '--grep', 'search.max-operators']);
     expect(s.status).toBe(2);
-    expect(s.stderr.trim()).toBe('conformance: nothing to run: --suite versioning with --grep "alerts" selects no check (see --list)');
+    expect(s.stderr.trim()).toBe('conformance: nothing to run: --suite versioning with --grep "search.max-operators" selects no check (see --list)');
   });
 });
 

@@ -44,10 +44,31 @@ describe('target profile', () => {
     expect(() => loadProfile(bad)).toThrow(/not valid JSON/);
     const unknown = join(dir, 'unknown.json');
     writeFileSync(unknown, JSON.stringify({ base_url: 'http://x.invalid', tokenz: {} }));
-    expect(() => loadProfile(unknown)).toThrow(/unknown key "tokenz"/);
+    expect(() => loadProfile(unknown)).toThrow(`profile ${unknown}: tokenz is not a profile key (docs/profile.md)`);
     const wrongType = join(dir, 'type.json');
     writeFileSync(wrongType, JSON.stringify({ base_url: 'http://x.invalid', resources: { alert_numbers: ['one'] } }));
-    expect(() => loadProfile(wrongType)).toThrow(/resources\.alert_numbers\.0/);
+    expect(() => loadProfile(wrongType)).toThrow(`profile ${wrongType}: resources.alert_numbers[0] must be an integer`);
     expect(() => loadProfile(join(dir, 'missing.json'))).toThrow(UserError);
+  });
+
+  it('words a schema violation plainly: the dotted place, then what it must be', () => {
+    const base = { base_url: 'http://x.invalid' };
+    const cases: [unknown, string][] = [
+      [{ ...base, tokens: { classic: { value: 5 } } }, 'tokens.classic.value must be a string'],
+      [{ ...base, tokens: { classic: { value: '' } } }, 'tokens.classic.value must not be empty'],
+      [{ ...base, tokens: { classic: {} } }, 'tokens.classic.value is missing'],
+      [{ ...base, tokens: { classic: { value: 'v', kind: 'pat' } } }, 'tokens.classic.kind must be one of classic, fine-grained, app-user, app-installation, oauth, workflow'],
+      [{ ...base, resources: { public_repo: 'no-slash' } }, 'resources.public_repo must be a repository as owner/name'],
+      [{ ...base, resources: { alert_numbers: [0] } }, 'resources.alert_numbers[0] must be 1 or more'],
+      [{ base_url: 'ftp://x' }, 'base_url must be an http(s) URL'],
+      [{}, 'base_url is missing (or pass --base-url)'],
+      [[], 'the top level must be an object'],
+    ];
+    for (const [data, message] of cases) expect(() => parseProfile(data, 'target.json', {}), message).toThrow(new UserError(`profile target.json: ${message}`));
+  });
+
+  it('takes the base URL of --base-url when the profile names none, and keeps its own otherwise', () => {
+    expect(parseProfile({ tokens: {} }, 't.json', {}, 'http://given.invalid').base_url).toBe('http://given.invalid');
+    expect(parseProfile({ base_url: 'http://own.invalid' }, 't.json', {}, 'http://given.invalid').base_url).toBe('http://own.invalid');
   });
 });

@@ -10,6 +10,7 @@ import { ExchangeRedactor, mergeRules } from '../../proxy/redact.js';
 import { cassetteKeys, UNSTORED_REQUEST_HEADERS, UNSTORED_RESPONSE_HEADERS } from '../../proxy/server.js';
 import { endToEnd } from '../../proxy/upstream.js';
 import { UserError } from '../exit-codes.js';
+import { listOption, urlOption } from './values.js';
 import { writeFileAtomic } from '../fs-atomic.js';
 import { normalizePrefix } from '../listen.js';
 
@@ -39,9 +40,9 @@ export function importHarOptions(y: Argv) {
   return y
     .option('har', { type: 'string', demandOption: true, describe: 'HAR 1.2 file to import' })
     .option('fixtures', { type: 'string', demandOption: true, describe: 'New cassette folder to write (must be empty or absent)' })
-    .option('upstream', { type: 'string', describe: 'API root (origin and prefix) of the recorded server, for HAR from other tools' })
-    .option('redact-header', { type: 'string', array: true, default: [] as string[], describe: 'Also mask this header (repeatable)' })
-    .option('redact-field', { type: 'string', array: true, default: [] as string[], describe: 'Also mask this body field or query parameter (repeatable)' });
+    .option('upstream', urlOption('upstream', 'API root (origin and prefix) of the recorded server, for HAR from other tools'))
+    .option('redact-header', { ...listOption('Also mask these headers'), default: [] as string[] })
+    .option('redact-field', { ...listOption('Also mask these body fields or query parameters'), default: [] as string[] });
 }
 
 export interface ImportHarArgs { har: string; fixtures: string; upstream?: string | undefined; 'redact-header': string[]; 'redact-field': string[] }
@@ -53,7 +54,6 @@ export function importHarCommand(args: ImportHarArgs): void {
   } catch (err) {
     throw new UserError(`${args.har}: cannot read as JSON (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
-  if (args.upstream !== undefined && !URL.canParse(args.upstream)) throw new UserError(`--upstream is not a URL: ${args.upstream}`);
   const existed = existsSync(args.fixtures);
   if (existed && readdirSync(args.fixtures).length) throw new UserError(`${args.fixtures} is not empty: import into a new cassette folder`);
   const keys = cassetteKeys();

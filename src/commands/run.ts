@@ -8,7 +8,6 @@ import { compare, comparisonLines, gateExitCode, loadBaseline, loadExpectations 
 import { writeReports } from '../../reports/write.js';
 import { referenceProfileAt } from '../../reference/profile.js';
 import { requirement } from '../../spec/requirements/index.js';
-import { DEFAULT_MAX_BODY_MB, maxBodyBytes } from '../bounds.js';
 import { TOTAL_TIMEOUT_MS } from '../client.js';
 import { DEFAULT_MAX_TOTAL_WAIT_S, DEFAULT_MAX_WAIT_S } from '../client.js';
 import { EXIT, UserError } from '../exit-codes.js';
@@ -16,29 +15,33 @@ import { JOURNAL_FILE } from '../journal.js';
 import type { RunResult, StopReason } from '../model.js';
 import { loadProfile, type Profile } from '../profile.js';
 import { planChecks, runConformance } from '../runner.js';
+import { prepareReportDir, stepSummaryFile, warnStepSummary } from './outputs.js';
+import { POSITIVE, choiceOption, integerOption, listOption, maxBodyOption, numberOption, prefixOption, urlOption, vendorOption } from './values.js';
+
+const SECONDS = 'a positive number of seconds';
 
 export function runOptions(y: Argv) {
   return y
-    .option('base-url', { type: 'string', describe: 'API root of the target; without it (and without --profile) the built-in reference is started' })
+    .option('base-url', urlOption('base-url', 'API root of the target; without it (and without --profile) the built-in reference is started'))
     .option('profile', { type: 'string', describe: 'Target profile JSON (see docs/profile.md), or `reference`: the built-in reference\'s tokens and resources, for a target that answers as it does (e.g. a proxy replaying a cassette recorded from it)' })
-    .option('suite', { type: 'string', array: true, describe: 'Run only these suites' })
+    .option('suite', listOption('Run only these suites (the part of a check id before its first dot; see --list)'))
     .option('grep', { type: 'string', describe: 'Run only checks whose id or title contains this text' })
     .option('exhaust-rate-limit', { type: 'boolean', default: false, describe: 'Also run the check that spends the anonymous search window to see the refusal' })
     .option('strict', { type: 'boolean', default: false, describe: 'Also report response fields the spec does not describe (as information)' })
     .option('allow-writes', { type: 'boolean', describe: 'Allow checks that change the target (PATCH, PUT, DELETE, mark-as-read); on by default only for the built-in reference' })
     .option('report-dir', { type: 'string', default: 'conformance-report', describe: 'Directory for report.json, summary.md, junit.xml and report.html' })
-    .option('vendor', { type: 'string', describe: 'Vendor word in header and media-type names: service or github' })
-    .option('prefix', { type: 'string', describe: 'Path prefix of a self-hosted installation, e.g. /api/v3' })
-    .option('max-requests', { type: 'number', default: 5000, describe: 'Stop (exit 4) before sending more requests than this' })
-    .option('timeout', { type: 'number', default: 15, describe: 'Seconds the target may stay silent, before an answer or within it' })
-    .option('total-timeout', { type: 'number', default: TOTAL_TIMEOUT_MS / 1000, describe: 'Seconds for each whole answer, body included' })
-    .option('max-body', { type: 'number', default: DEFAULT_MAX_BODY_MB, describe: 'Largest answer body read, in MB; a larger one fails the check' })
-    .option('max-wait', { type: 'number', default: DEFAULT_MAX_WAIT_S, describe: 'Longest wait in seconds the target may ask for (X-Poll-Interval, Retry-After, a rate-limit reset); a check asked to wait longer is skipped' })
-    .option('max-total-wait', { type: 'number', default: DEFAULT_MAX_TOTAL_WAIT_S, describe: 'Seconds the run may wait in all at the target\'s request; once spent, checks asked to wait are skipped' })
+    .option('vendor', vendorOption('Vendor word in header and media-type names: service or github'))
+    .option('prefix', prefixOption('Path prefix of a self-hosted installation, e.g. /api/v3'))
+    .option('max-requests', integerOption('max-requests', 'a positive integer', 'Stop (exit 4) before sending more requests than this', { min: 1 }, 5000))
+    .option('timeout', numberOption('timeout', SECONDS, 'Seconds the target may stay silent, before an answer or within it', POSITIVE, 15))
+    .option('total-timeout', numberOption('total-timeout', SECONDS, 'Seconds for each whole answer, body included', POSITIVE, TOTAL_TIMEOUT_MS / 1000))
+    .option('max-body', maxBodyOption('Largest answer body read, in MB; a larger one fails the check'))
+    .option('max-wait', numberOption('max-wait', 'a number of seconds, 0 or more', 'Longest wait in seconds the target may ask for (X-Poll-Interval, Retry-After, a rate-limit reset); a check asked to wait longer is skipped', { min: 0 }, DEFAULT_MAX_WAIT_S))
+    .option('max-total-wait', numberOption('max-total-wait', 'a number of seconds, 0 or more', 'Seconds the run may wait in all at the target\'s request; once spent, checks asked to wait are skipped', { min: 0 }, DEFAULT_MAX_TOTAL_WAIT_S))
     .option('list', { type: 'boolean', default: false, describe: 'Print the checks that would run, without sending a request' })
     .option('only-failed', { type: 'string', describe: 'Rerun only the failures recorded in an earlier report.json' })
     .option('baseline', { type: 'string', describe: 'An earlier report.json: mark checks newly failing, newly passing or unchanged' })
-    .option('fail-on', { choices: ['any', 'new'] as const, default: 'any' as const, describe: 'Exit 1 on any unexpected failure, or only on failures new since --baseline' })
+    .option('fail-on', choiceOption('fail-on', ['any', 'new'] as const, 'Exit 1 on any unexpected failure, or only on failures new since --baseline', 'any'))
     .option('expectations', { type: 'string', describe: 'JSON {"expected-failures": {"<check id>": "<reason>"}} of known failures' })
     .option('quiet', { type: 'boolean', default: false, describe: 'No progress lines' });
 }
@@ -48,21 +51,13 @@ type Args = Awaited<ReturnType<typeof runOptions>['argv']>;
 /** `--profile reference` names the built-in reference's own profile instead of a file. */
 export const BUILTIN_PROFILE = 'reference';
 
-export function checkBaseUrl(url: string | undefined): void {
-  if (url !== undefined && !/^https?:\/\/[^/]/.test(url)) throw new UserError(`--base-url must be an http(s) URL, got "${url}"`);
-}
-
 export async function runCommand(args: Args): Promise<void> {
-  checkBaseUrl(args['base-url']);
-  if (!Number.isInteger(args['max-requests']) || args['max-requests'] < 1) throw new UserError('--max-requests must be a positive integer');
-  if (!(args.timeout > 0)) throw new UserError('--timeout must be a positive number of seconds');
-  if (!(args['total-timeout'] > 0)) throw new UserError('--total-timeout must be a positive number of seconds');
-  const maxBody = maxBodyBytes(args['max-body']);
-  if (!(args['max-wait'] >= 0)) throw new UserError('--max-wait must be a number of seconds, 0 or more');
-  if (!(args['max-total-wait'] >= 0)) throw new UserError('--max-total-wait must be a number of seconds, 0 or more');
+  // Before any request (the built-in profile asks the target): a wrong place to write costs a second, not a run.
+  if (!args.list) prepareReportDir(args['report-dir']);
+  const summaryFile = args.list ? undefined : stepSummaryFile();
   if (args.profile === BUILTIN_PROFILE && !args['base-url']) throw new UserError(`--profile ${BUILTIN_PROFILE} needs --base-url (with neither, the built-in reference itself is the target)`);
   const profile: Profile | undefined = args.profile === BUILTIN_PROFILE ? await referenceProfileAt(args['base-url']!, args.vendor)
-    : args.profile ? loadProfile(args.profile) : undefined;
+    : args.profile ? loadProfile(args.profile, process.env, args['base-url']) : undefined;
   const only = args['only-failed'] ? failedIn(args['only-failed']) : undefined;
   if (args['fail-on'] === 'new' && !args.baseline) throw new UserError('--fail-on new needs --baseline');
   const baseline = args.baseline ? { path: args.baseline, report: loadBaseline(args.baseline) } : undefined;
@@ -72,7 +67,7 @@ export async function runCommand(args: Args): Promise<void> {
     const planned = planChecks(profile ?? { base_url: args['base-url'] ?? 'http://embedded.invalid' }, { suites: args.suite, grep: args.grep, only });
     for (const { suite, spec } of planned) {
       const req = requirement(spec.requirement);
-      process.stdout.write(`${spec.id} [${req.level}] [${suite.name}]${spec.writes ? ' (writes)' : ''}${spec.exhausts ? ' (opt-in)' : ''} ${spec.title}\n    "${req.sentence}" (document ${req.doc}, ${req.section})\n`);
+      process.stdout.write(`${spec.id} [${req.level}] [${suite}]${spec.writes ? ' (writes)' : ''}${spec.exhausts ? ' (opt-in)' : ''} ${spec.title}\n    "${req.sentence}" (document ${req.doc}, ${req.section})\n`);
     }
     process.stdout.write(`${planned.length} checks\n`);
     return;
@@ -96,7 +91,7 @@ export async function runCommand(args: Args): Promise<void> {
       ...(args.prefix !== undefined ? { prefix: args.prefix } : {}), ...(args.vendor ? { vendor: args.vendor } : {}),
       suites: args.suite, grep: args.grep, only, strict: args.strict, exhaustRateLimit: args['exhaust-rate-limit'],
       ...(args['allow-writes'] !== undefined ? { allowWrites: args['allow-writes'] } : {}),
-      maxRequests: args['max-requests'], timeoutMs: args.timeout * 1000, totalTimeoutMs: args['total-timeout'] * 1000, maxBodyBytes: maxBody,
+      maxRequests: args['max-requests'], timeoutMs: args.timeout * 1000, totalTimeoutMs: args['total-timeout'] * 1000, maxBodyBytes: args['max-body'],
       maxWaitMs: args['max-wait'] * 1000, maxTotalWaitMs: args['max-total-wait'] * 1000, journalFile,
       // A wait long enough to look like a hang is said, with how to end it.
       onWait: quiet ? undefined : (ms, asked) => { if (ms >= 5000) process.stderr.write(`conformance: waiting ${Math.round(ms / 1000)} s as the target asked (${asked}); Ctrl-C to stop\n`); },
@@ -110,7 +105,13 @@ export async function runCommand(args: Args): Promise<void> {
   const comparison = compare(result, baseline, expectations);
   const files = writeReports(result, args['report-dir'], comparison);
   // In a GitHub Actions job, the Markdown summary lands in the job summary.
-  if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, readFileSync(files.find((f) => f.endsWith('summary.md'))!, 'utf8'));
+  if (summaryFile) {
+    try {
+      appendFileSync(summaryFile, readFileSync(files.find((f) => f.endsWith('summary.md'))!, 'utf8'));
+    } catch (err) {
+      warnStepSummary(summaryFile, err);
+    }
+  }
   // A setup stopped before any check has nothing to summarize: its diagnosis is the one line below.
   if (result.checks.length) {
     process.stdout.write(consoleSummary(result));

@@ -9,7 +9,8 @@ import { Client } from '../client.js';
 import { EXIT, UserError } from '../exit-codes.js';
 import { Journal, undoRequest, type JournalState } from '../journal.js';
 import { loadProfile, profileSecrets, type Profile } from '../profile.js';
-import { BUILTIN_PROFILE, checkBaseUrl } from './run.js';
+import { BUILTIN_PROFILE } from './run.js';
+import { urlOption } from './values.js';
 
 /** Seconds to wait for each answer, as a run does by default. */
 const TIMEOUT_MS = 15_000;
@@ -18,13 +19,12 @@ export function undoOptions(y: Argv) {
   return y
     .positional('journal', { type: 'string', demandOption: true, describe: 'The journal.jsonl a run left in its report directory' })
     .option('profile', { type: 'string', demandOption: true, describe: 'Profile whose tokens send the undo requests (the run\'s), or `reference` for the built-in reference\'s' })
-    .option('base-url', { type: 'string', describe: 'Send the undo requests here instead of to the base URL the journal records' });
+    .option('base-url', urlOption('base-url', 'Send the undo requests here instead of to the base URL the journal records'));
 }
 
 type Args = Awaited<ReturnType<typeof undoOptions>['argv']>;
 
 export async function undoCommand(args: Args): Promise<void> {
-  checkBaseUrl(args['base-url']);
   let resumed: ReturnType<typeof Journal.resume>;
   try {
     resumed = Journal.resume(args.journal);
@@ -52,7 +52,7 @@ async function clientsFor(state: JournalState, args: Args): Promise<Map<string, 
     const target = state.targets.get(run);
     if (!target) throw new UserError(`journal ${args.journal}: changes of run ${run} name no target (its "run" line is missing)`);
     const baseUrl = args['base-url'] ?? target.baseUrl;
-    const given: Profile = args.profile === BUILTIN_PROFILE ? await referenceProfileAt(baseUrl, target.vendor) : loadProfile(args.profile);
+    const given: Profile = args.profile === BUILTIN_PROFILE ? await referenceProfileAt(baseUrl, target.vendor) : loadProfile(args.profile, process.env, baseUrl);
     const profile: Profile = { ...given, base_url: baseUrl, prefix: target.prefix, vendor: target.vendor };
     // Each step may be sent twice (once more after a throttled answer).
     const maxRequests = 2 * state.outstanding.reduce((n, e) => n + e.undo.length, 0);

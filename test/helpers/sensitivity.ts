@@ -14,7 +14,7 @@ import { packagePath } from '../../src/paths.js';
 import { planChecks, runConformance } from '../../src/runner.js';
 
 const planned = planChecks({ base_url: 'http://plan.invalid' }, {});
-const suiteOf = new Map(planned.map(({ suite, spec }) => [spec.id, suite.name]));
+const suiteOf = new Map(planned.map(({ module, spec }) => [spec.id, module.name]));
 
 /** endpoint -> suites whose checks requested it in a whole run (the committed, test-verified matrix). */
 const suitesAt = new Map<string, Set<string>>();
@@ -36,7 +36,7 @@ export function checksForFault(fault: Fault): string[] {
   const own = planned.filter(({ spec }) => enforcing.has(spec.requirement));
   if (own.length) return own.map(({ spec }) => spec.id);
   const suites = new Set(brokenEndpoints(fault).flatMap((e) => [...(suitesAt.get(e) ?? [])]));
-  return planned.filter(({ suite }) => suites.has(suite.name)).map(({ spec }) => spec.id);
+  return planned.filter(({ module }) => suites.has(module.name)).map(({ spec }) => spec.id);
 }
 
 export function describeFaultGroup(group: string): void {

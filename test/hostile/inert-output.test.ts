@@ -36,7 +36,7 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'inert-'));
   writeFileSync(join(dir, 'profile.json'), JSON.stringify(front.profile));
   writeFileSync(join(dir, 'step-summary.md'), '');
-  run = await runCli(['--profile', join(dir, 'profile.json'), '--suite', 'code-scanning', '--report-dir', join(dir, 'report')], { GITHUB_STEP_SUMMARY: join(dir, 'step-summary.md') }, 120_000);
+  run = await runCli(['--profile', join(dir, 'profile.json'), '--suite', 'alerts', '--report-dir', join(dir, 'report')], { GITHUB_STEP_SUMMARY: join(dir, 'step-summary.md') }, 120_000);
   summary = readFileSync(join(dir, 'report', 'summary.md'), 'utf8');
   stepSummary = readFileSync(join(dir, 'step-summary.md'), 'utf8');
 }, 150_000);

@@ -56,7 +56,7 @@ describe('a suite run and a recording against a target that echoes secrets', () 
       password_user: { login: 'ada', password: PASSWORD },
       app_client: { client_id: 'app-id', client_secret: CLIENT_SECRET },
     }));
-    const run = await runCli(['--profile', profile, '--suite', 'auth', 'rate-limit', '--max-requests', '60', '--report-dir', reports], { GITHUB_STEP_SUMMARY: summary }, 60_000);
+    const run = await runCli(['--profile', profile, '--suite', 'auth,rate-limit', '--max-requests', '400', '--report-dir', reports], { GITHUB_STEP_SUMMARY: summary }, 60_000);
     // An OAuth token exchange: a form with every kind of secret pair, echoed back as a form.
     const form = new URLSearchParams({ client_id: 'app-id', ...FORM, state: 'kept' }).toString();
     const exchange = await request(`${proxy.url}/login/oauth/access_token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });

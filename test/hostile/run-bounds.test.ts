@@ -57,10 +57,10 @@ describe('a first probe answered a byte at a time', () => {
 
 describe('the bounds\' flags', () => {
   it.each([
-    [['--max-body', '0'], /^conformance: --max-body must be a positive number of megabytes, got 0$/],
-    [['--total-timeout', '-1'], /^conformance: --total-timeout must be a positive number of seconds$/],
-    [['proxy', '--passthrough', '--target', 'http://127.0.0.1:1', '--max-body', 'lots'], /^conformance: --max-body must be a positive number of megabytes, got NaN$/],
-    [['proxy', '--passthrough', '--target', 'http://127.0.0.1:1', '--upstream-total-timeout', '0'], /^conformance: --upstream-total-timeout must be a positive number of milliseconds, got 0$/],
+    [['--max-body', '0'], /^conformance: --max-body must be a positive number of megabytes, got "0"$/],
+    [['--total-timeout', '-1'], /^conformance: --total-timeout must be a positive number of seconds, got "-1"$/],
+    [['proxy', '--passthrough', '--target', 'http://127.0.0.1:1', '--max-body', 'lots'], /^conformance: --max-body must be a positive number of megabytes, got "lots"$/],
+    [['proxy', '--passthrough', '--target', 'http://127.0.0.1:1', '--upstream-total-timeout', '0'], /^conformance: --upstream-total-timeout must be a positive number of milliseconds, got "0"$/],
   ])('%j is a usage error (exit 2) naming the flag', async (args, message) => {
     const r = await runCli(args, {}, 30_000);
     expect(r.status).toBe(2);

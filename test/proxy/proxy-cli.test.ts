@@ -104,7 +104,7 @@ describe('conformance proxy', () => {
       [['--replay', '--fixtures', tempCassette()], /fixtures folder .* does not exist/],
       [['--replay', '--fixtures', malformed], /fixture get-broken\.json in .* is not valid JSON/],
       [['--replay', '--fixtures', malformed.replace(/fixtures$/, ''), '--port', busy], new RegExp(`port ${busy} on 127\\.0\\.0\\.1 is already in use`)],
-      [['--record', '--target', 'not a url', '--fixtures', 'x'], /--target is not a URL/],
+      [['--record', '--target', 'not a url', '--fixtures', 'x'], /--target must be an http\(s\) URL, got "not a url"/],
       [['--replay', '--fixtures', 'x', '--latency', 'soon'], /--latency must be milliseconds or "recorded"/],
       [['--passthrough', '--target', reference.url, '--port', '0', '--upstream-timeout', 'soon'], /--upstream-timeout must be a positive number of milliseconds/],
     ];

@@ -39,14 +39,16 @@ against('search 422s worded "Validation Failed" (GitHub\'s capital F)', validati
   });
 });
 
-against('GET /rate_limit without core.used (or any used)', rateLimitWithout('used'), { suites: ['search-counting', 'rate-limit'] }, (run) => {
+against('GET /rate_limit without core.used (or any used)', rateLimitWithout('used'), { suites: ['rate-limit'] }, (run) => {
   it('the counting checks are inconclusive, naming the absent counter; the status check notes it', () => {
     // Core counted per endpoint.
     const core = ids(run(), (c) => c.id.startsWith('rate-limit.core-counts.'));
     expect(core.length).toBeGreaterThan(20);
     const separate = ['search.code', 'search.commits', 'search.issues', 'search.labels', 'search.repositories'].map((e) => `rate-limit.search-separate.${e}`);
     const counting = ['rate-limit.304-not-counted', ...core, 'rate-limit.endpoint-not-counted', ...separate];
-    expect(ids(run(), (c) => c.skipReason === 'inconclusive')).toEqual(counting);
+    // The per-endpoint 304 checks of the conditional scenario share the prefix; they need a 304 to count first, and have tests of their own.
+    const perEndpoint304 = (c: CheckResult) => c.id.startsWith('rate-limit.304-not-counted.');
+    expect(ids(run(), (c) => c.skipReason === 'inconclusive' && !perEndpoint304(c))).toEqual(counting);
     for (const c of run().checks.filter((x) => counting.includes(x.id))) expect(c.message, c.id).toMatch(/no integer resources\.(core|search)\.used \(absent\)/);
     const status = run().checks.find((c) => c.id === 'rate-limit.status-categories')!;
     expect(status.outcome).toBe('pass');

@@ -8,7 +8,7 @@ import { runConformance } from '../../src/runner.js';
 import { referenceProfile } from '../../reference/profile.js';
 import { startReference } from '../../reference/server.js';
 
-const run = (faults: string[] = []) => runConformance({ suites: ['schema'], referenceFaults: faults });
+const run = (faults: string[] = []) => runConformance({ suites: ['schema', 'resource'], referenceFaults: faults });
 const findings = (r: RunResult, outcome: CheckResult['outcome']) =>
   r.checks.filter((c) => c.outcome === outcome).flatMap((c) => c.findings.map((f) => ({ check: c.id, ...f })));
 
@@ -23,7 +23,7 @@ describe('schema suite', () => {
   });
 
   it('without writes, skips the import reads with a reason instead of failing them, and every write', async () => {
-    const r = await runConformance({ suites: ['schema'], allowWrites: false });
+    const r = await runConformance({ suites: ['schema', 'resource'], allowWrites: false });
     const skipped = (reason: string) => r.checks.filter((x) => x.outcome === 'skip' && x.skipReason === reason).map((c) => c.id).sort();
     expect(skipped('missing-resource')).toEqual([
       'resource.url-fields.imports.authors', 'resource.url-fields.imports.get', 'schema.imports.authors', 'schema.imports.get', 'schema.imports.large-files',
@@ -37,7 +37,7 @@ describe('schema suite', () => {
   });
 
   it('in strict mode reports undescribed fields as information, never as failures', async () => {
-    const r = await runConformance({ suites: ['schema'], strict: true });
+    const r = await runConformance({ suites: ['schema', 'resource'], strict: true });
     expect(r.counts.fail).toBe(0);
     const repoSearch = r.checks.find((c) => c.id === 'schema.search.repositories')!;
     expect(repoSearch.outcome).toBe('pass');
@@ -45,7 +45,7 @@ describe('schema suite', () => {
   });
 
   it('fails a field ending in _url that is not a string where no field list names it (repository search items)', async () => {
-    const r = await runConformance({ suites: ['schema'], referenceFaults: ['values-url-fields-objects@search.repositories'], only: ['schema.search.repositories', 'resource.url-fields.search.repositories'] });
+    const r = await runConformance({ suites: ['schema', 'resource'], referenceFaults: ['values-url-fields-objects@search.repositories'], only: ['schema.search.repositories', 'resource.url-fields.search.repositories'] });
     const outcome = (id: string) => r.checks.find((c) => c.id === id)!;
     // Item fields of repository search are not shown, so the schema has nothing to say about them.
     expect(outcome('schema.search.repositories').outcome).toBe('pass');
@@ -66,7 +66,7 @@ describe('schema suite', () => {
     try {
       const profile = referenceProfile(ref);
       profile.resources = { ...profile.resources, search_keyword: 'conformance-matches-nothing', public_repo: 'acme/import-target' };
-      const r = await runConformance({ profile, suites: ['schema'], only: ['schema.search.issues', 'schema.notifications.repo-list'], allowWrites: false });
+      const r = await runConformance({ profile, suites: ['schema', 'resource'], only: ['schema.search.issues', 'schema.notifications.repo-list'], allowWrites: false });
       const outcome = (id: string) => r.checks.filter((c) => c.id === id).map((c) => [c.outcome, c.skipReason, c.message]);
       expect(outcome('schema.search.issues')).toEqual([['skip', 'inconclusive', 'the envelope has total_count 0 and an empty items array: nothing to grade']]);
       expect(outcome('schema.notifications.repo-list')).toEqual([['skip', 'inconclusive', 'the list is empty: nothing to grade']]);

@@ -37,7 +37,7 @@ describe.concurrent('the whole run against the correct reference', () => {
 
 describe.concurrent('writes', () => {
   it('are on by default only against the embedded reference', async () => {
-    const r = await runConformance({ suites: ['code-scanning'] });
+    const r = await runConformance({ suites: ['alerts'] });
     expect(r.checks.some((c) => c.id === 'alerts.dismiss' && c.outcome === 'pass')).toBe(true);
   });
 
@@ -105,7 +105,7 @@ describe.concurrent('an interrupted run', () => {
       const before = await open();
       const stop = new AbortController();
       const r = await runConformance({
-        profile, allowWrites: true, suites: ['code-scanning'], signal: stop.signal,
+        profile, allowWrites: true, suites: ['alerts'], signal: stop.signal,
         // Interrupt right after the first check that dismissed an alert.
         onCheck: (c) => { if (c.id === 'alerts.dismiss') stop.abort(); },
       });
