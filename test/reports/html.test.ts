@@ -152,7 +152,8 @@ describe('the HTML report of a run with one new fault', () => {
     expect(requested.length).toBeGreaterThan(0);
     expect(requested.filter((u) => !u.startsWith('file:'))).toEqual([]);
     expect(errors).toEqual([]);
-    expect(statSync(join(dir, 'report.html')).size).toBeLessThan(statSync(join(dir, 'report.json')).size / 2);
+    // A whole run's exchanges weigh tens of megabytes; the page keeps those of the failing check, bodies cut.
+    expect(statSync(join(dir, 'report.html')).size).toBeLessThan(1_000_000);
   });
 
   it('looks right (screenshots for a person to review)', async () => {
