@@ -16,7 +16,7 @@ export function markdownReport(result: RunResult, comparison?: Comparison): stri
   const suites = bySuite(result);
   if (suites.length) {
     lines.push('## Suites', '', '| suite | pass | fail | warn | skip | info |', '|---|---:|---:|---:|---:|---:|');
-    for (const s of suites) lines.push(`| ${markdownText(s.suite)} | ${s.counts.pass} | ${s.counts.fail} | ${s.counts.warn} | ${s.counts.skip} | ${s.counts.info} |`);
+    for (const s of suites) lines.push(`| ${s.suite} | ${s.counts.pass} | ${s.counts.fail} | ${s.counts.warn} | ${s.counts.skip} | ${s.counts.info} |`);
     lines.push('');
   }
   const failures = result.checks.filter((c) => c.outcome === 'fail');
