@@ -82,6 +82,13 @@ export async function runCommand(args: Args): Promise<void> {
   }
 
   const quiet = args.quiet;
+  const verbose = args.verbose && !quiet;
+  // Setup notices wait for the first check that runs (--verbose: the first line); if none runs, the run's one diagnosis says what they would.
+  let notices: string[] = [];
+  const sayNotices = () => {
+    for (const n of notices) process.stderr.write(`conformance: note: ${terminalText(n)}\n`);
+    notices = [];
+  };
   const journalFile = join(args['report-dir'], JOURNAL_FILE);
   if (existsSync(journalFile)) process.stderr.write(`conformance: warning: ${journalFile} holds changes an earlier run did not undo; undo them with \`conformance undo ${journalFile} --profile <its profile>\`\n`);
   // Ctrl-C ends the check in progress at once (its waits and requests); the changes are still undone and reported.
@@ -103,8 +110,11 @@ export async function runCommand(args: Args): Promise<void> {
       maxWaitMs: args['max-wait'] * 1000, maxTotalWaitMs: args['max-total-wait'] * 1000, journalFile,
       // A wait long enough to look like a hang is said, with how to end it.
       onWait: quiet ? undefined : (ms, asked) => { if (ms >= 5000) process.stderr.write(`conformance: waiting ${Math.round(ms / 1000)} s as the target asked (${asked}); Ctrl-C to stop\n`); },
-      onCheck: quiet || !args.verbose ? undefined : (check, i, total) => process.stderr.write(`${progressLine(check, i, total)}\n`),
-      onNotices: (notices) => { for (const n of notices) process.stderr.write(`conformance: note: ${terminalText(n)}\n`); },
+      onCheck: (check, i, total) => {
+        if (verbose || check.outcome !== 'skip') sayNotices();
+        if (verbose) process.stderr.write(`${progressLine(check, i, total)}\n`);
+      },
+      onNotices: (found) => { notices = found; },
       signal: interrupt.signal,
     });
   } finally {
@@ -116,6 +126,7 @@ export async function runCommand(args: Args): Promise<void> {
   if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, readFileSync(files.find((f) => f.endsWith('summary.md'))!, 'utf8'));
   // Why the run stopped comes first and once: it explains everything below it.
   if (result.stopped) process.stderr.write(`conformance: ${terminalText(result.stopped.message)}\n`);
+  if (result.stopped?.reason !== 'nothing-checked') sayNotices();
   process.stdout.write(consoleSummary(result, comparison, args.strict));
   process.stdout.write(`reports: ${files.join(', ')}\n`);
   if (existsSync(journalFile)) process.stderr.write(`conformance: ${journalFile} keeps changes not undone; undo them with \`conformance undo ${journalFile} --profile <this run's profile>\`\n`);
