@@ -1,4 +1,4 @@
-/** A short Markdown summary: counts, a table per suite, each failure with its spec sentence, then changes and the comparison. */
+/** A short Markdown summary: counts, a table per suite, each failure and warning with its spec sentence, then changes and the comparison. */
 import type { RunResult } from '../src/model.js';
 import { comparisonLines, type Comparison } from './gate.js';
 import { markdownText } from './inert.js';
@@ -6,7 +6,7 @@ import { bySuite, countsLine, requestsLine, stoppedLine } from './summary.js';
 
 export function markdownReport(result: RunResult, comparison?: Comparison): string {
   const lines = [
-    `# Conformance report: ${markdownText(`${result.target.baseUrl}${result.target.prefix}`)}${result.target.embeddedReference ? ' (embedded reference)' : ''}`,
+    `# Conformance: ${markdownText(`${result.target.baseUrl}${result.target.prefix}`)}${result.target.embeddedReference ? ' (embedded reference)' : ''}`,
     '',
     `${countsLine(result.counts)}; ${requestsLine(result.requests)} in ${(result.durationMs / 1000).toFixed(1)} s.`,
     '',
@@ -19,10 +19,11 @@ export function markdownReport(result: RunResult, comparison?: Comparison): stri
     for (const s of suites) lines.push(`| ${s.suite} | ${s.counts.pass} | ${s.counts.fail} | ${s.counts.warn} | ${s.counts.skip} | ${s.counts.info} |`);
     lines.push('');
   }
-  const failures = result.checks.filter((c) => c.outcome === 'fail');
-  if (failures.length) {
-    lines.push('## Failures', '');
-    for (const f of failures) {
+  for (const [outcome, heading] of [['fail', 'Failures'], ['warn', 'Warnings']] as const) {
+    const shown = result.checks.filter((c) => c.outcome === outcome);
+    if (!shown.length) continue;
+    lines.push(`## ${heading}`, '');
+    for (const f of shown) {
       lines.push(`### \`${f.id}\` (${f.requirement.level})`, '', `> ${f.requirement.sentence}`, `> — document ${f.requirement.doc}, ${f.requirement.section}`, '', markdownText(f.message), '');
     }
   }
