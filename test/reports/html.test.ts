@@ -93,6 +93,13 @@ describe('the HTML report of a run with one new fault', () => {
     expect(await open.locator('.j-key', { hasText: '"total_count"' }).first().isVisible()).toBe(true);
   });
 
+  it('says a passing check\'s exchanges were not kept, the report keeping only those of failing and warning checks', async () => {
+    const passing = report.checks.find((c) => c.outcome === 'pass' && c.exchanges.length)!;
+    expect(report.transcript.some((e) => passing.exchanges.includes(e.id))).toBe(false);
+    expect(await row(passing.id).getByText(/not kept in this report \(--transcripts all/).isVisible()).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
   it('the "fail" outcome filter leaves only failing rows, and "All" brings every row back', async () => {
     await page.getByRole('group', { name: 'Outcome' }).getByRole('button', { name: /^fail/ }).click();
     expect(await visibleIds()).toEqual(report.checks.filter((c) => c.outcome === 'fail').map((c) => c.id));
