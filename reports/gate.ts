@@ -54,7 +54,8 @@ export function compare(result: RunResult, baseline?: { path: string; report: Ru
   const now = failing(result);
   const before = baseline ? failing(baseline.report) : new Set<string>();
   const expected = (id: string) => Object.hasOwn(known, id);
-  const newlyFailing = [...now].filter((id) => !before.has(id) && !expected(id));
+  // Without a baseline nothing is new or old: every failure is just a failure.
+  const newlyFailing = baseline ? [...now].filter((id) => !before.has(id) && !expected(id)) : [];
   const newlyPassing = baseline ? [...before].filter((id) => result.checks.some((c) => c.id === id && c.outcome === 'pass')) : [];
   return {
     ...(baseline ? { baseline: baseline.path } : {}),

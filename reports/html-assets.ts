@@ -173,11 +173,11 @@ export const SCRIPT = String.raw`
         h('p', { class: 'eyebrow' }, 'Conformance report'),
         h('h1', {}, target),
         h('p', { class: 'meta' }, (t.embeddedReference ? 'built-in reference · ' : '') + 'vendor ' + t.vendor + ' · started ' + when(data.startedAt)
-          + ' · ' + seconds(data.durationMs) + ' · ' + data.requests + ' requests · ' + data.checks.length + ' checks')),
+          + ' · ' + seconds(data.durationMs) + ' · ' + data.requests + ' · ' + data.checks.length + ' checks')),
       h('div', { class: 'score' }, h('span', { class: 'score-value' }, percent(data.counts)), h('span', { class: 'score-label' }, 'of checks with a verdict passed'))),
     h('div', { class: 'tiles', role: 'group', 'aria-label': 'Counts' }, tiles));
   if (data.stopped) {
-    top.append(h('div', { class: 'notice o-fail', role: 'alert' }, h('h3', {}, 'Run stopped (' + data.stopped.reason + ')'), h('p', {}, data.stopped.message)));
+    top.append(h('div', { class: 'notice o-fail', role: 'alert' }, h('h3', {}, data.stopped.heading), h('p', {}, data.stopped.message)));
   }
   if (data.notices.length) top.append(h('div', { class: 'notice', id: 'setup-notices' }, h('h3', {}, 'Setup'), data.notices.map((n) => h('p', {}, n))));
   const idList = (ids) => h('div', { class: 'idlist' }, ids.map((id) => h('button', { type: 'button', 'data-search': id, title: 'Show this check' }, id)));
@@ -234,7 +234,7 @@ export const SCRIPT = String.raw`
   function body(b) {
     if (!b) return h('p', { class: 'muted' }, 'no body');
     return h('div', {}, b.json ? highlight(b.text) : h('pre', { class: 'code' }, b.text),
-      b.omitted ? h('p', { class: 'muted' }, '… ' + b.omitted.toLocaleString('en') + ' more characters; the whole body is in report.json') : null);
+      b.omitted ? h('p', { class: 'muted' }, '… ' + b.omitted.toLocaleString('en') + ' more characters' + (b.inReport ? '; the whole body is in report.json' : ' (--transcripts all keeps whole bodies)')) : null);
   }
   function headers(hs) {
     const names = Object.keys(hs || {});
@@ -262,6 +262,10 @@ export const SCRIPT = String.raw`
   }
   function transcript(c) {
     if (!c.exchanges.length) return null;
+    // By default the reports keep only the exchanges of failing and warning checks (reports/transcripts.ts).
+    if (!c.exchanges.some((id) => exchanges.has(id))) {
+      return h('p', { class: 'muted transcript-omitted' }, c.exchanges.length + (c.exchanges.length === 1 ? ' exchange' : ' exchanges') + ', not kept in this report (--transcripts all keeps every exchange)');
+    }
     const d = h('details', { class: 'transcript' }, h('summary', {}, 'Transcript · ' + c.exchanges.length + (c.exchanges.length === 1 ? ' exchange' : ' exchanges')));
     // The last exchange is the one the verdict is usually about: open it at once.
     lazy(d, () => c.exchanges.forEach((id, i) => d.append(exchange(id, i === c.exchanges.length - 1))));

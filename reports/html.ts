@@ -8,30 +8,34 @@ import { createHash } from 'node:crypto';
 import { OUTCOMES, type ExchangeRecord, type RunResult } from '../src/model.js';
 import type { Comparison } from './gate.js';
 import { SCRIPT, STYLE } from './html-assets.js';
-import { bySuite } from './summary.js';
+import { bySuite, requestsLine, stoppedHeading } from './summary.js';
+import { KEPT_BODY_CHARS } from './transcripts.js';
 
-/** Bodies longer than this (pretty-printed) are cut in the page, which stays small; report.json keeps them whole. */
-const BODY_LIMIT = 20_000;
 
 interface PageBody {
   text: string;
   json: boolean;
   /** Characters cut off the end. */
   omitted: number;
+  /** Whether report.json has the whole body (it has not when the reports cut it, see reports/transcripts.ts). */
+  inReport: boolean;
 }
 
-function pageBody(body: unknown): PageBody {
-  const json = typeof body !== 'string';
-  const text = json ? JSON.stringify(body, null, 2) : body;
-  return { text: text.slice(0, BODY_LIMIT), json, omitted: Math.max(0, text.length - BODY_LIMIT) };
+/** Bodies are cut in the page as in a bounded report.json (the JSON ones pretty-printed), so the page stays small with `--transcripts all` too. */
+function pageBody(body: unknown, cutBefore = 0): PageBody {
+  // A body the reports cut is the start of its pretty-printed JSON, highlighted as such.
+  const json = typeof body !== 'string' || (cutBefore > 0 && /^[[{]/.test(body));
+  const text = typeof body === 'string' ? body : JSON.stringify(body, null, 2);
+  return { text: text.slice(0, KEPT_BODY_CHARS), json, omitted: Math.max(0, text.length - KEPT_BODY_CHARS) + cutBefore, inReport: !cutBefore };
 }
 
 function pageExchange(e: ExchangeRecord) {
-  const { body: reqBody, ...request } = e.request;
+  const { body: reqBody, bodyOmitted: reqOmitted, ...request } = e.request;
+  const res = e.response;
   return {
     ...e,
-    request: { ...request, ...(reqBody !== undefined ? { body: pageBody(reqBody) } : {}) },
-    ...(e.response ? { response: { status: e.response.status, headers: e.response.headers, ...(e.response.body !== undefined ? { body: pageBody(e.response.body) } : {}) } } : {}),
+    request: { ...request, ...(reqBody !== undefined ? { body: pageBody(reqBody, reqOmitted) } : {}) },
+    ...(res ? { response: { status: res.status, headers: res.headers, ...(res.body !== undefined ? { body: pageBody(res.body, res.bodyOmitted) } : {}) } } : {}),
   };
 }
 
@@ -44,12 +48,12 @@ function pageData(result: RunResult, comparison?: Comparison) {
     startedAt: result.startedAt,
     durationMs: result.durationMs,
     counts: result.counts,
-    requests: result.requests.total,
+    requests: requestsLine(result.requests),
     suites: bySuite(result).map((s) => ({ suite: s.suite, counts: s.counts })),
     checks: result.checks,
     exchanges: result.transcript.filter((e) => referenced.has(e.id)).map(pageExchange),
     restoration: result.restoration,
-    ...(result.stopped ? { stopped: result.stopped } : {}),
+    ...(result.stopped ? { stopped: { ...result.stopped, heading: stoppedHeading(result.stopped) } } : {}),
     notices: result.notices,
     ...(comparison ? { comparison } : {}),
   };

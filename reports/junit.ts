@@ -4,7 +4,7 @@
  * and information as properties.
  */
 import type { CheckResult, RunResult } from '../src/model.js';
-import { bySuite } from './summary.js';
+import { bySuite, stoppedLine } from './summary.js';
 
 const escape = (s: string) => s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!)
   // XML 1.0 forbids most control characters even when escaped.
@@ -39,6 +39,12 @@ export function junitReport(result: RunResult): string {
     return `  <testsuite name="${escape(s.suite)}" tests="${s.checks.length}" failures="${s.counts.fail}" errors="0" skipped="${s.counts.skip}" time="${seconds(time)}">\n`
       + `${s.checks.map((c) => testcase(c, result)).join('\n')}\n  </testsuite>`;
   });
+  // A stopped run (broken setup, spent budget, Ctrl-C) is one error of the run itself, so CI shows it is incomplete.
+  if (result.stopped) {
+    suites.push(`  <testsuite name="run" tests="1" failures="0" errors="1" skipped="0" time="0.000">\n`
+      + `    <testcase classname="conformance.run" name="run" time="0.000">\n      <error message="${escape(stoppedLine(result.stopped))}" type="${result.stopped.reason}"/>\n    </testcase>\n  </testsuite>`);
+  }
   const c = result.counts;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="conformance" tests="${result.checks.length}" failures="${c.fail}" errors="0" skipped="${c.skip}" time="${seconds(result.durationMs)}">\n${suites.join('\n')}\n</testsuites>\n`;
+  const errors = result.stopped ? 1 : 0;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="conformance" tests="${result.checks.length + errors}" failures="${c.fail}" errors="${errors}" skipped="${c.skip}" time="${seconds(result.durationMs)}">\n${suites.join('\n')}\n</testsuites>\n`;
 }

@@ -24,3 +24,18 @@ export function bySuite(result: RunResult): SuiteSummary[] {
 export function countsLine(counts: Record<Outcome, number>): string {
   return OUTCOMES.map((o) => `${counts[o]} ${o === 'fail' ? 'failed' : o === 'pass' ? 'passed' : o === 'skip' ? 'skipped' : o === 'warn' ? 'warned' : 'info'}`).join(', ');
 }
+
+/** Requests with their split by rate-limit category, which adds up to the total (see the runner's "uncounted"). */
+export function requestsLine(requests: RunResult['requests']): string {
+  const parts = Object.entries(requests.byCategory).map(([category, n]) => `${category} ${n}`);
+  return `${requests.total} requests${parts.length ? ` (${parts.join(', ')})` : ''}`;
+}
+
+/** Why the run is incomplete, in the same words in every report; an interrupted run's results cover only the checks before Ctrl-C. */
+export function stoppedHeading(stopped: NonNullable<RunResult['stopped']>): string {
+  return stopped.reason === 'interrupted' ? 'Run interrupted, results incomplete' : `Run stopped (${stopped.reason})`;
+}
+
+export function stoppedLine(stopped: NonNullable<RunResult['stopped']>): string {
+  return `${stoppedHeading(stopped)}: ${stopped.message}`;
+}

@@ -3,16 +3,18 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../src/fs-atomic.js';
 import type { RunResult } from '../src/model.js';
-import { comparisonLines, type Comparison } from './gate.js';
+import type { Comparison } from './gate.js';
 import { htmlReport } from './html.js';
 import { junitReport } from './junit.js';
 import { markdownReport } from './markdown.js';
+import { boundTranscript, type TranscriptScope } from './transcripts.js';
 
-export function writeReports(result: RunResult, dir: string, comparison?: Comparison): string[] {
+export function writeReports(run: RunResult, dir: string, comparison?: Comparison, transcripts: TranscriptScope = 'failing'): string[] {
   mkdirSync(dir, { recursive: true });
+  const result = boundTranscript(run, transcripts);
   const files: [string, string][] = [
     ['report.json', `${JSON.stringify(comparison ? { ...result, comparison } : result, null, 2)}\n`],
-    ['summary.md', `${markdownReport(result)}${comparison ? comparisonLines(comparison).map((l) => `\n- ${l}`).join('') : ''}\n`],
+    ['summary.md', markdownReport(result, comparison)],
     ['junit.xml', junitReport(result)],
     ['report.html', htmlReport(result, comparison)],
   ];

@@ -42,8 +42,9 @@ export interface Finding {
 
 export interface ExchangeRecord {
   id: number;
-  request: { method: string; url: string; headers: Record<string, string>; body?: unknown };
-  response?: { status: number; headers: Record<string, string>; body?: unknown };
+  /** `bodyOmitted`: characters cut off the end of the body by the reports (see transcriptKept). */
+  request: { method: string; url: string; headers: Record<string, string>; body?: unknown; bodyOmitted?: number };
+  response?: { status: number; headers: Record<string, string>; body?: unknown; bodyOmitted?: number };
   error?: string;
   durationMs: number;
 }
@@ -72,8 +73,10 @@ export interface RunResult {
   counts: Record<Outcome, number>;
   checks: CheckResult[];
   requests: { total: number; byCategory: Record<string, number> };
-  /** Every exchange, secrets redacted. */
+  /** Every exchange, secrets redacted; in the reports, only those `transcriptKept` says. */
   transcript: ExchangeRecord[];
+  /** Set by the reports when they keep part of the transcript: the exchanges of failing and warning checks (and a stopped setup's), bodies cut to `bodyChars` characters. */
+  transcriptKept?: { scope: 'failing'; omitted: number; bodyChars: number };
   /** Changes the writing checks made: how many were undone, and what could not be (the leak report). */
   restoration: { restored: number; leaks: { change: string; reason: string }[] };
   /** Problems of the setup found before the checks that did not stop the run; the checks they affect are skipped naming them. */

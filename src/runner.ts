@@ -161,7 +161,9 @@ async function run(given: RunOptions): Promise<{ result: RunResult; client: Clie
     client.take();
     result.restoration = { restored: journal.restored, leaks: journal.leaks.map((l) => ({ ...l, change: client.redact(l.change) })) };
     await embedded?.close();
-    result.requests.total = client.count;
+    // GET /rate_limit and exchanges that got no answer count against no category; named, so the categories add up to the total.
+    const uncounted = client.count - Object.values(client.byCategory).reduce((n, c) => n + c, 0);
+    result.requests = { total: client.count, byCategory: { ...client.byCategory, ...(uncounted ? { uncounted } : {}) } };
     result.durationMs = Date.now() - started;
   }
   return { result, client };

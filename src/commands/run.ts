@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { Argv } from 'yargs';
 import { consoleSummary, progressLine } from '../../reports/console.js';
 import { terminalText } from '../../reports/inert.js';
-import { compare, comparisonLines, gateExitCode, loadBaseline, loadExpectations } from '../../reports/gate.js';
+import { compare, gateExitCode, loadBaseline, loadExpectations } from '../../reports/gate.js';
+import { TRANSCRIPT_SCOPES } from '../../reports/transcripts.js';
 import { writeReports } from '../../reports/write.js';
 import { referenceProfileAt } from '../../reference/profile.js';
 import { requirement } from '../../spec/requirements/index.js';
@@ -43,7 +44,9 @@ export function runOptions(y: Argv) {
     .option('baseline', { type: 'string', describe: 'An earlier report.json: mark checks newly failing, newly passing or unchanged' })
     .option('fail-on', choiceOption('fail-on', ['any', 'new'] as const, 'Exit 1 on any unexpected failure, or only on failures new since --baseline', 'any'))
     .option('expectations', { type: 'string', describe: 'JSON {"expected-failures": {"<check id>": "<reason>"}} of known failures' })
-    .option('quiet', { type: 'boolean', default: false, describe: 'No progress lines' });
+    .option('transcripts', { choices: TRANSCRIPT_SCOPES, default: 'failing' as const, describe: 'Exchanges kept in report.json and report.html: those of failing and warning checks, bodies cut (failing), or every one whole (all)' })
+    .option('verbose', { type: 'boolean', default: false, describe: 'A line for every check as it finishes (by default passes and skips are only counted per suite)' })
+    .option('quiet', { type: 'boolean', default: false, describe: 'No lines while the run goes on (waits, --verbose)' });
 }
 
 type Args = Awaited<ReturnType<typeof runOptions>['argv']>;
@@ -74,6 +77,13 @@ export async function runCommand(args: Args): Promise<void> {
   }
 
   const quiet = args.quiet;
+  const verbose = args.verbose && !quiet;
+  // Setup notices wait for the first check that runs (--verbose: the first line); if none runs, the run's one diagnosis says what they would.
+  let notices: string[] = [];
+  const sayNotices = () => {
+    for (const n of notices) process.stderr.write(`conformance: note: ${terminalText(n)}\n`);
+    notices = [];
+  };
   const journalFile = join(args['report-dir'], JOURNAL_FILE);
   if (existsSync(journalFile)) process.stderr.write(`conformance: warning: ${journalFile} holds changes an earlier run did not undo; undo them with \`conformance undo ${journalFile} --profile <its profile>\`\n`);
   // Ctrl-C ends the check in progress at once (its waits and requests); the changes are still undone and reported.
@@ -95,15 +105,18 @@ export async function runCommand(args: Args): Promise<void> {
       maxWaitMs: args['max-wait'] * 1000, maxTotalWaitMs: args['max-total-wait'] * 1000, journalFile,
       // A wait long enough to look like a hang is said, with how to end it.
       onWait: quiet ? undefined : (ms, asked) => { if (ms >= 5000) process.stderr.write(`conformance: waiting ${Math.round(ms / 1000)} s as the target asked (${asked}); Ctrl-C to stop\n`); },
-      onCheck: quiet ? undefined : (check, i, total) => process.stderr.write(`${progressLine(check, i, total)}\n`),
-      onNotices: (notices) => { for (const n of notices) process.stderr.write(`conformance: note: ${terminalText(n)}\n`); },
+      onCheck: (check, i, total) => {
+        if (verbose || check.outcome !== 'skip') sayNotices();
+        if (verbose) process.stderr.write(`${progressLine(check, i, total)}\n`);
+      },
+      onNotices: (found) => { notices = found; },
       signal: interrupt.signal,
     });
   } finally {
     process.off('SIGINT', onSigint);
   }
   const comparison = compare(result, baseline, expectations);
-  const files = writeReports(result, args['report-dir'], comparison);
+  const files = writeReports(result, args['report-dir'], comparison, args.transcripts);
   // In a GitHub Actions job, the Markdown summary lands in the job summary.
   if (summaryFile) {
     try {
@@ -112,15 +125,14 @@ export async function runCommand(args: Args): Promise<void> {
       warnStepSummary(summaryFile, err);
     }
   }
-  // A setup stopped before any check has nothing to summarize: its diagnosis is the one line below.
-  if (result.checks.length) {
-    process.stdout.write(consoleSummary(result));
-    for (const line of comparisonLines(comparison)) process.stdout.write(`${line}\n`);
-  }
+  // Why the run stopped comes first and once: it explains everything below it.
+  if (result.stopped) process.stderr.write(`conformance: ${terminalText(result.stopped.message)}\n`);
+  if (result.stopped?.reason !== 'nothing-checked') sayNotices();
+  process.stdout.write(consoleSummary(result, comparison, args.strict));
   process.stdout.write(`reports: ${files.join(', ')}\n`);
   if (existsSync(journalFile)) process.stderr.write(`conformance: ${journalFile} keeps changes not undone; undo them with \`conformance undo ${journalFile} --profile <this run's profile>\`\n`);
-  if (result.stopped) throw new UserError(result.stopped.message, STOP_EXIT[result.stopped.reason]);
-  process.exitCode = gateExitCode(result, comparison, args['fail-on']);
+  process.stdout.write(`next: open ${files.find((f) => f.endsWith('report.html'))}\n`);
+  process.exitCode = result.stopped ? STOP_EXIT[result.stopped.reason] : gateExitCode(result, comparison, args['fail-on']);
 }
 
 /** Target problems exit 3, usage and profile problems 2, a spent budget 4. */

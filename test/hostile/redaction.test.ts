@@ -56,7 +56,7 @@ describe('a suite run and a recording against a target that echoes secrets', () 
       password_user: { login: 'ada', password: PASSWORD },
       app_client: { client_id: 'app-id', client_secret: CLIENT_SECRET },
     }));
-    const run = await runCli(['--profile', profile, '--suite', 'auth,rate-limit', '--max-requests', '400', '--report-dir', reports], { GITHUB_STEP_SUMMARY: summary }, 60_000);
+    const run = await runCli(['--profile', profile, '--suite', 'auth,rate-limit', '--max-requests', '400', '--transcripts', 'all', '--report-dir', reports], { GITHUB_STEP_SUMMARY: summary }, 60_000);
     // An OAuth token exchange: a form with every kind of secret pair, echoed back as a form.
     const form = new URLSearchParams({ client_id: 'app-id', ...FORM, state: 'kept' }).toString();
     const exchange = await request(`${proxy.url}/login/oauth/access_token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
@@ -105,7 +105,7 @@ describe('credentials in --base-url', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hostile-url-'));
     const summary = join(dir, 'step-summary.md');
     const base = target.url.replace('http://', `http://ada:${encodeURIComponent(PW)}@`);
-    const run = await runCli(['--base-url', base, '--suite', 'auth', '--max-requests', '20', '--report-dir', join(dir, 'reports')], { GITHUB_STEP_SUMMARY: summary }, 60_000);
+    const run = await runCli(['--base-url', base, '--suite', 'auth', '--max-requests', '20', '--transcripts', 'all', '--report-dir', join(dir, 'reports')], { GITHUB_STEP_SUMMARY: summary }, 60_000);
     const refused = await runCli(['--base-url', base.replace('http://', 'ftp://')]);
     expect(refused.status).toBe(2);
     const report = JSON.parse(readFileSync(join(dir, 'reports', 'report.json'), 'utf8')) as { target: { baseUrl: string }; transcript: unknown[] };

@@ -57,6 +57,21 @@ describe('baselines and expectations', () => {
     expect(report.comparison.expectedFailures.sort()).toEqual(['events.network-301', 'search.max-operators']);
   });
 
+  it('without a baseline no failure is called new, in the comparison or in summary.md', async () => {
+    const out = join(dir, 'no-baseline');
+    const expectations = join(dir, 'one-expected.json');
+    writeFileSync(expectations, JSON.stringify({ 'expected-failures': { 'no.such-check': 'gone' } }));
+    const server = await serve(['search-issues-operators-unlimited'], join(dir, 'nb.json'));
+    const r = await runCli(['--profile', join(dir, 'nb.json'), '--grep', 'search.max-operators', '--quiet', '--report-dir', out, '--expectations', expectations]);
+    server.kill();
+    expect(r.status).toBe(1);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+    expect(report.counts.fail).toBeGreaterThan(0);
+    expect(report.comparison.newlyFailing).toEqual([]);
+    expect(r.stdout).not.toMatch(/newly failing/i);
+    expect(readFileSync(join(out, 'summary.md'), 'utf8')).not.toMatch(/newly failing/i);
+  });
+
   it('--fail-on new without --baseline, or a malformed expectations file, is a usage error', async () => {
     expect((await runCli(['--fail-on', 'new', '--list'])).status).toBe(2);
     const bad = join(dir, 'bad.json');

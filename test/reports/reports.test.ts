@@ -27,7 +27,8 @@ describe('reports of a run with one fault', () => {
       await ref.close();
     }
     dir = mkdtempSync(join(tmpdir(), 'reports-'));
-    writeReports(result, dir);
+    // Every exchange, whole: the secrets test below then reads all that was sent and answered.
+    writeReports(result, dir, undefined, 'all');
   });
 
   it('JUnit: an independent parser counts the same tests, failures and skips', () => {
@@ -53,6 +54,30 @@ describe('reports of a run with one fault', () => {
     const md = readFileSync(join(dir, 'summary.md'), 'utf8');
     expect(md).toContain(`${result.counts.pass} passed, ${result.counts.fail} failed`);
     expect(md).toContain('search.max-operators');
+  });
+
+  it('JSON, Markdown, JUnit and HTML say the same counts of checks and requests, and the request categories add up to the total', () => {
+    const json = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as RunResult;
+    expect(Object.values(json.requests.byCategory).reduce((n, c) => n + c, 0)).toBe(json.requests.total);
+    expect(json.requests.total).toBe(result.transcript.length);
+    // Markdown: the table's rows add up to the run's counts, and the requests line names the same total and categories.
+    const md = readFileSync(join(dir, 'summary.md'), 'utf8');
+    const rows = [...md.matchAll(/^\| [\w-]+ \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|$/gm)].map((m) => m.slice(1).map(Number));
+    const sum = (i: number) => rows.reduce((n, r) => n + r[i]!, 0);
+    expect({ pass: sum(0), fail: sum(1), warn: sum(2), skip: sum(3), info: sum(4) }).toEqual(json.counts);
+    expect(md).toContain(`${json.requests.total} requests`);
+    for (const [category, n] of Object.entries(json.requests.byCategory)) expect(md).toContain(`${category} ${n}`);
+    // JUnit: each testcase's outcome property, counted.
+    const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(readFileSync(join(dir, 'junit.xml'), 'utf8'));
+    const cases = [xml.testsuites.testsuite].flat().flatMap((s: { testcase: unknown }) => [s.testcase].flat()) as { properties: { property: { name: string; value: string }[] } }[];
+    const outcomes = cases.map((c) => c.properties.property.find((p) => p.name === 'outcome')!.value);
+    for (const o of OUTCOMES) expect(outcomes.filter((x) => x === o).length, o).toBe(json.counts[o]);
+    // HTML: the data the page draws from.
+    const html = readFileSync(join(dir, 'report.html'), 'utf8');
+    const data = JSON.parse(/<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(html)![1]!) as { counts: RunResult['counts']; requests: string };
+    expect(data.counts).toEqual(json.counts);
+    expect(data.requests).toContain(`${json.requests.total} requests`);
+    for (const [category, n] of Object.entries(json.requests.byCategory)) expect(data.requests).toContain(`${category} ${n}`);
   });
 
   it('the report schema names exactly the outcomes, skip reasons and stop reasons the runner uses', () => {
