@@ -65,6 +65,9 @@ export interface RunningProxy {
 }
 
 const NEAREST = 3;
+const NO_BODY = Buffer.alloc(0);
+/** Shared by every request without validators (most), rather than an empty object each. */
+const UNCONDITIONAL: Exchange['conditional'] = Object.freeze({});
 /** Request headers not stored: the connection's (the proxy's own host, the length of a body stored anyway). */
 export const UNSTORED_REQUEST_HEADERS = ['host', 'content-length'];
 /** Response headers not stored: recomputed (length) or churning on every recording (date). */
@@ -145,10 +148,10 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       keyed = {
         session, request: redacted.request, identity: redacted.identity, key: matchKey(view),
         ...(endpoint ? { endpoint } : {}),
-        conditional: {
+        conditional: headers['if-none-match'] || headers['if-modified-since'] ? {
           ...(headers['if-none-match'] ? { ifNoneMatch: headers['if-none-match'] } : {}),
           ...(headers['if-modified-since'] ? { ifModifiedSince: headers['if-modified-since'] } : {}),
-        },
+        } : UNCONDITIONAL,
       };
       if (id !== undefined && redacted.repeatable) known!.set(id, keyed);
       live = { pathAndQuery: below + url.search, headers, scrub: redacted.scrub };
@@ -309,6 +312,8 @@ function send(res: ServerResponse, answer: Answer, head: boolean): void {
 
 /** The request body, or undefined when it is over `limit` (read to its end, kept no further, so the 413 can be answered). */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  // A request that declares no body has none (RFC 9112 section 6.3): not read, node:http discards the empty stream.
+  if (req.headers['transfer-encoding'] === undefined && (req.headers['content-length'] ?? '0') === '0') return Promise.resolve(NO_BODY);
   return new Promise((resolve, reject) => {
     const body = new BoundedBuffer(limit);
     req.on('data', (c: Buffer) => body.add(c));
