@@ -34,9 +34,11 @@ describe('known requests', () => {
           return `${res.statusCode} ${String(res.headers[FIXTURE_HEADER])}`;
         });
       i++;
-      // Sent twice alike (the second is a known request), and twice with a header no key reads that makes each new.
-      const repeated = [await send({ ...r.headers, [SESSION_HEADER]: `same-${i}` }), await send({ ...r.headers, [SESSION_HEADER]: `same-${i}` })];
-      const fresh = [await send({ ...r.headers, [SESSION_HEADER]: `new-${i}`, 'x-nonce': '1' }), await send({ ...r.headers, [SESSION_HEADER]: `new-${i}`, 'x-nonce': '2' })];
+      // Sent three times alike (the third is a known request: kept from the second), and three times with a header no key reads that makes each new.
+      const repeated: string[] = [];
+      const fresh: string[] = [];
+      for (let n = 0; n < 3; n++) repeated.push(await send({ ...r.headers, [SESSION_HEADER]: `same-${i}` }));
+      for (let n = 0; n < 3; n++) fresh.push(await send({ ...r.headers, [SESSION_HEADER]: `new-${i}`, 'x-nonce': String(n) }));
       expect(repeated, `${r.method} ${path}`).toEqual(fresh);
     }
     expect(proxy.stats.unmatched).toBe(0);
