@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { KNOWN_REQUESTS_BYTES } from '../proxy/known-requests.js';
 import { DEFAULT_CACHE_BYTES } from '../proxy/rendered.js';
 import { writeCassette } from './cassettes.js';
 import { footprintBench } from './footprint.js';
@@ -111,7 +112,8 @@ writeFileSync(DOC, [
   '- "bare node:http" answers the bytes the proxy answered (captured first: status, headers, body), so both send the same bytes; '
   + 'talkback (a dev dependency) records the same exchanges from the bare server first, then replays them.',
   `- Resident memory is read from /proc (Linux). Rendered answers are kept in a byte-bounded cache (\`--cache-mb\`, default ${DEFAULT_CACHE_BYTES / 1024 / 1024}), `
-  + 'parsed fixtures in a smaller one, so memory after every fixture was requested is bounded however many there are.',
+  + `parsed fixtures in a smaller one, the keys of bodiless requests seen twice in a third (${KNOWN_REQUESTS_BYTES / 1024 / 1024} MB), `
+  + 'so memory after every fixture was requested is bounded however many there are.',
   '',
 ].join('\n'));
 process.stderr.write(`bench: wrote ${DOC.pathname}\n`);

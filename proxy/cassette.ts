@@ -8,7 +8,9 @@
  * Startup reads the index alone when it is fresh (it lists exactly the files present, none changed
  * after it), and reads a key's fixtures when the key is first asked for. Otherwise (a file added or
  * edited by hand, or written just before a kill) every fixture is read, validated and keyed again,
- * and a writable cassette gets a new index.
+ * and a writable cassette gets a new index. Freshness costs one listing and one stat per fixture:
+ * the folder's time or the count of its files would be cheaper, but an edit in place changes
+ * neither, and a stale index would serve an edited fixture under its old key.
  */
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,6 +44,8 @@ export interface Entry {
 }
 
 type Route = Pick<RecordedRequest, 'method' | 'path'>;
+/** The method and path alone: the request they come from (headers, body) is not held. */
+const routeOnly = ({ method, path }: Route): Route => ({ method, path });
 
 export interface OpenOptions {
   /** Computes an interaction's key from its request (the stored key may predate a hand edit). */
@@ -148,7 +152,7 @@ export class Cassette {
     const file = fileName(interaction);
     writeFileAtomic(join(this.dir, file), `${JSON.stringify(interaction, null, 2)}\n`);
     this.read.set(file, interaction);
-    this.put(key, interaction.request, restart ? [file] : [...previous, file]);
+    this.put(key, routeOnly(interaction.request), restart ? [file] : [...previous, file]);
     this.indexDirty = true;
     this.scheduleFlush();
     if (restart) {
@@ -170,10 +174,10 @@ export class Cassette {
     return found;
   }
 
-  private put(key: string, request: Route, files: string[]): void {
+  /** `request` is kept as given (keys on one route share it); `route` is routeOf(request), when the caller has it already. */
+  private put(key: string, request: Route, files: string[], route = this.options.routeOf(request)): void {
     this.files.set(key, files);
-    this.requests.set(key, { method: request.method, path: request.path });
-    const route = this.options.routeOf(request);
+    this.requests.set(key, request);
     this.routes.set(route, (this.routes.get(route) ?? new Set()).add(key));
   }
 
@@ -215,13 +219,26 @@ export class Cassette {
   }
 
   private load(): void {
-    const listed = readdirSync(this.dir).filter((f) => isFixtureName(f) && f !== INDEX_FILE && f !== META_FILE);
-    for (const f of listed) ownFile(join(this.dir, f), f);
+    // One listing with the entries' types: a link among the fixtures is refused without a stat per file.
+    const listed: string[] = [];
+    for (const e of readdirSync(this.dir, { withFileTypes: true })) {
+      if (!isFixtureName(e.name) || e.name === INDEX_FILE || e.name === META_FILE) continue;
+      if (e.isSymbolicLink()) throw linkError(join(this.dir, e.name), e.name);
+      listed.push(e.name);
+    }
     const index = this.freshIndex(listed);
     if (index) {
+      // Many keys share a route: each distinct `METHOD path` is split and grouped once.
+      const routes = new Map<string, { request: Route; route: string }>();
       for (const [key, files] of Object.entries(index.interactions)) {
-        const [method = '', path = ''] = index.requests[key]!.split(' ');
-        this.put(key, { method, path }, files);
+        const line = index.requests[key]!;
+        let known = routes.get(line);
+        if (!known) {
+          const [method = '', path = ''] = line.split(' ');
+          known = { request: { method, path }, route: this.options.routeOf({ method, path }) };
+          routes.set(line, known);
+        }
+        this.put(key, known.request, files, known.route);
       }
       return;
     }
@@ -233,7 +250,7 @@ export class Cassette {
     loaded.sort((a, b) => a.interaction.sequence - b.interaction.sequence || a.file.localeCompare(b.file));
     for (const { file, interaction } of loaded) {
       this.read.set(file, interaction);
-      this.put(interaction.key, interaction.request, [...this.files.get(interaction.key) ?? [], file]);
+      this.put(interaction.key, routeOnly(interaction.request), [...this.files.get(interaction.key) ?? [], file]);
     }
     if (this.options.writable) this.saveIndex();
   }
@@ -255,8 +272,10 @@ export class Cassette {
     if (stray !== undefined) throw new CassetteError(`${INDEX_FILE} in ${this.dir} lists ${JSON.stringify(stray)}, which is not a fixture file name inside the folder`);
     const names = new Set(indexed.flatMap(([, files]) => files));
     if (names.size !== listed.length || !listed.every((f) => names.has(f))) return undefined;
+    // A file edited in place changes no name: its time is the only sign, so every fixture's is read (one stat each).
     const written = statSync(path).mtimeMs;
-    if (!listed.every((f) => lstatSync(join(this.dir, f)).mtimeMs <= written)) return undefined;
+    const folder = `${this.dir}/`;
+    if (!listed.every((f) => lstatSync(folder + f).mtimeMs <= written)) return undefined;
     return this.keyedAsNow(indexed[0]) ? index : undefined;
   }
 
@@ -284,8 +303,10 @@ const isFixtureName = (name: string) => name.endsWith('.json') && !name.startsWi
 
 /** A cassette holds its own files: a symbolic link could serve (or overwrite) one from anywhere. */
 function ownFile(path: string, name: string): void {
-  if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) throw new CassetteError(`${name} in ${path.slice(0, -name.length - 1)} is a symbolic link; a cassette's files must be its own`);
+  if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) throw linkError(path, name);
 }
+
+const linkError = (path: string, name: string) => new CassetteError(`${name} in ${path.slice(0, -name.length - 1)} is a symbolic link; a cassette's files must be its own`);
 
 function readJson(path: string, name: string): unknown {
   ownFile(path, name);

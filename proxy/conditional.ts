@@ -24,15 +24,16 @@ export interface Representation {
 const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'transfer-encoding'];
 
 /**
- * Per frozen answer, its dated and validated forms: the replayer hands out the same frozen answer
- * for a fixture on every request (see proxy/rendered.ts), so its Date and hash are made once.
+ * Per frozen answer, the form it is served in: the replayer hands out the same frozen answer for a
+ * fixture on every request (see proxy/rendered.ts), so its Date and hash are made once. Only the
+ * form a fixture is served in is kept (a GET's 200 is always validated, anything else only dated).
  * Answers that may still change are prepared afresh each time.
  */
 const prepared = new WeakMap<Answer, Forms>();
 
 interface Forms {
   recordedAt: string;
-  dated: Answer;
+  dated?: Answer;
   validated?: Answer;
   /** Kept for later requests, so frozen. */
   kept: boolean;
@@ -48,13 +49,9 @@ interface Forms {
  */
 export function answerConditional(req: ConditionalRequest, served: Representation): Answer {
   const forms = formsOf(served);
-  const { dated } = forms;
-  if (req.method.toUpperCase() !== 'GET' || dated.status !== 200 || !dated.body) return dated;
-  let answer = forms.validated;
-  if (!answer) {
-    answer = withValidators({ answer: dated, recordedAt: served.recordedAt });
-    if (forms.kept) forms.validated = frozen(answer);
-  }
+  const keep = (answer: Answer) => (forms.kept ? frozen(answer) : answer);
+  if (req.method.toUpperCase() !== 'GET' || served.answer.status !== 200 || !served.answer.body) return forms.dated ??= keep(dated(served));
+  const answer = forms.validated ??= keep(withValidators({ answer: dated(served), recordedAt: served.recordedAt }));
   const conditions = { ifNoneMatch: req.headers['if-none-match'], ifModifiedSince: req.headers['if-modified-since'] };
   return notModified(conditions, { etag: answer.headers.etag!, lastModified: answer.headers['last-modified'] }) ? toNotModified(answer) : answer;
 }
@@ -62,12 +59,14 @@ export function answerConditional(req: ConditionalRequest, served: Representatio
 function formsOf(served: Representation): Forms {
   const found = prepared.get(served.answer);
   if (found?.recordedAt === served.recordedAt) return found;
-  const dated = { ...served.answer, headers: { ...served.answer.headers, date: new Date(served.recordedAt).toUTCString() } };
-  if (!Object.isFrozen(served.answer)) return { recordedAt: served.recordedAt, dated, kept: false };
+  const forms = { recordedAt: served.recordedAt, kept: Object.isFrozen(served.answer) };
   // Shared by the requests to come, as the answer it derives from is.
-  const forms = { recordedAt: served.recordedAt, dated: frozen(dated), kept: true };
-  prepared.set(served.answer, forms);
+  if (forms.kept) prepared.set(served.answer, forms);
   return forms;
+}
+
+function dated(served: Representation): Answer {
+  return { ...served.answer, headers: { ...served.answer.headers, date: new Date(served.recordedAt).toUTCString() } };
 }
 
 /** A 200 with ETag (quoted, strong: a hash of the bytes as served) and Last-Modified (recorded, else the recording time). */

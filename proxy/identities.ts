@@ -46,9 +46,17 @@ export class Identities {
   /** Digests the current `settled` pass waits for; outside one, scrypt runs in place (tools off the request path). */
   private waiting: Promise<void>[] | undefined;
   private handedOut: number;
+  /** The table's placeholders: each names its secret for good (one outside it is numbered anew once forgotten). */
+  private readonly kept: Set<string>;
 
   constructor(private readonly table: IdentityTable, private readonly onAdd?: () => void) {
     this.handedOut = Object.keys(table.placeholders).length;
+    this.kept = new Set(Object.values(table.placeholders));
+  }
+
+  /** Whether `placeholder` names the same secret for the rest of the run. */
+  lasting(placeholder: string): boolean {
+    return this.kept.has(placeholder);
   }
 
   placeholder(secret: string): string {
@@ -100,6 +108,7 @@ export class Identities {
       placeholder = `token#${++this.handedOut}`;
       if (this.onAdd) {
         this.table.placeholders[digest] = placeholder;
+        this.kept.add(placeholder);
         this.onAdd();
       }
     }

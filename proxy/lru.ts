@@ -19,10 +19,9 @@ export class Lru<K, V> {
     return entry.value;
   }
 
-  /** Keeps `value` unless it alone outweighs the budget; older entries make room. */
-  set(key: K, value: V): void {
+  /** Keeps `value` unless it alone outweighs the budget; older entries make room. `weight`: when the caller knows it (from the key). */
+  set(key: K, value: V, weight = this.weigh(value)): void {
     this.delete(key);
-    const weight = this.weigh(value);
     if (weight > this.budget) return;
     this.entries.set(key, { value, weight });
     this.total += weight;

@@ -41,7 +41,9 @@ const filtered = new WeakMap<Record<string, string>, Record<string, string>>();
 function withoutRecordedLimits(headers: Record<string, string>): Record<string, string> {
   let out = filtered.get(headers);
   if (!out) {
-    out = Object.fromEntries(Object.entries(headers).filter(([name]) => !name.startsWith('x-ratelimit-')));
+    const names = Object.keys(headers);
+    // Without recorded limits the set itself serves: no copy kept per answer.
+    out = names.some((name) => name.startsWith('x-ratelimit-')) ? Object.fromEntries(names.filter((name) => !name.startsWith('x-ratelimit-')).map((name) => [name, headers[name]!])) : headers;
     if (Object.isFrozen(headers)) filtered.set(headers, out);
   }
   return out;

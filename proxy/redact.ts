@@ -41,6 +41,8 @@ export interface RedactedRequest {
   identity: string | null;
   /** Knows this request's secrets, to clean the response that answers it. */
   scrub: Redactor;
+  /** The same request redacted again gives this result: every placeholder handed out lasts (see Identities.lasting). */
+  repeatable: boolean;
 }
 
 export class ExchangeRedactor {
@@ -51,11 +53,17 @@ export class ExchangeRedactor {
     const scrub = new Redactor(this.rules, this.known);
     const masked: Record<string, string> = {};
     let identity: string | null = null;
+    let repeatable = true;
+    const placeholder = (secret: string) => {
+      const given = this.identities.placeholder(secret);
+      repeatable &&= this.identities.lasting(given);
+      return given;
+    };
     // Secrets are collected first, then scrubbed from everything, so their order in the request does not matter.
     for (const [name, value] of Object.entries(live.headers)) {
       if (name === 'authorization') {
         const given = value.trim().split(/\s+/).pop() ?? '';
-        identity = alreadyRedacted(given) ? given : this.identities.placeholder(parseCredential(value).secret);
+        identity = alreadyRedacted(given) ? given : placeholder(parseCredential(value).secret);
         masked[name] = alreadyRedacted(given) ? value : scrub.credential(value, identity);
       } else if (scrub.names.header(name)) masked[name] = scrub.header(name, value);
     }
@@ -64,9 +72,9 @@ export class ExchangeRedactor {
       const values = live.query.getAll(name);
       query[name] = scrub.names.pair(name) ? values.map((v) => {
         if (alreadyRedacted(v)) return v;
-        const placeholder = this.identities.placeholder(v);
-        scrub.learn(v, placeholder);
-        return placeholder;
+        const given = placeholder(v);
+        scrub.learn(v, given);
+        return given;
       }) : values;
     }
     // The body before the rest: the secrets of a form are learned as it is masked.
@@ -77,6 +85,7 @@ export class ExchangeRedactor {
       request: { method: live.method, path: scrub.text(live.path), query, headers: sortKeys(headers), ...(redacted ? { body: redacted } : {}) },
       identity,
       scrub,
+      repeatable,
     };
   }
 

@@ -5,7 +5,7 @@
  * with a 404 naming the nearest fixtures.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { matchEndpoint } from '../spec/catalogue.js';
+import { matchEndpoint, type Endpoint } from '../spec/catalogue.js';
 import { bodyLimit, BoundedBuffer, DEFAULT_MAX_BODY_BYTES } from '../src/bounds.js';
 import { listen, normalizePrefix } from '../src/listen.js';
 import { urlSecrets } from '../src/redact/credentials.js';
@@ -17,6 +17,7 @@ import { Cassette, type Entry, type OpenOptions } from './cassette.js';
 import type { RecordedRequest } from './interaction.js';
 import { differences, matchKey, matchView, routeOf, type MatchView } from './match.js';
 import { freshIdentityTable, Identities } from './identities.js';
+import { KnownRequests } from './known-requests.js';
 import { ExchangeRedactor, mergeRules } from './redact.js';
 import { compose, type Exchange, type ProxyMode, type Source, type Stage } from './stage.js';
 import { builtinStages, type SynthesisOptions } from './stages.js';
@@ -67,10 +68,23 @@ export interface RunningProxy {
 }
 
 const NEAREST = 3;
+const NO_BODY = Buffer.alloc(0);
+/** Shared by every request without validators (most), rather than an empty object each. */
+const UNCONDITIONAL: Exchange['conditional'] = Object.freeze({});
 /** Request headers not stored: the connection's (the proxy's own host, the length of a body stored anyway). */
 export const UNSTORED_REQUEST_HEADERS = ['host', 'content-length'];
 /** Response headers not stored: recomputed (length) or churning on every recording (date). */
 export const UNSTORED_RESPONSE_HEADERS = ['content-length', 'date'];
+
+/** What a request is matched and staged by; one keyed earlier is reused whole (see known-requests.ts). */
+interface Keyed {
+  session: string;
+  request: RecordedRequest;
+  identity: string | null;
+  key: string;
+  endpoint?: Endpoint;
+  conditional: Exchange['conditional'];
+}
 
 export async function createProxy(options: ProxyOptions): Promise<RunningProxy> {
   const { mode } = options;
@@ -108,39 +122,55 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
   const recordedNow = new Set<string>();
   const stages = [...builtinStages(mode, options), ...(options.stages ?? [])];
   const rendered = new RenderedAnswers(options.cacheBytes);
+  const known = mode === 'replay' ? new KnownRequests<Keyed>() : undefined;
   let selfHost = '';
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    // A client that leaves before its answer is sent ends the upstream exchange too.
-    const left = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) left.abort();
-    });
+    // A client that leaves before its answer is sent ends the upstream exchange too (replay has none).
+    const left = mode === 'replay' ? undefined : new AbortController();
+    if (left) {
+      res.on('close', () => {
+        if (!res.writableFinished) left.abort();
+      });
+    }
     const raw = await readBody(req, maxBody);
     if (!raw) return send(res, jsonAnswer(413, { message: `Request body larger than ${bodyLimit(maxBody)}` }, { [PROXY_HEADER]: 'error' }), false);
-    const url = new URL(req.url ?? '/', 'http://proxy.invalid');
     const method = (req.method ?? 'GET').toUpperCase();
     const head = method === 'HEAD';
-    const below = stripPrefix(url.pathname, prefix);
-    if (below === undefined) {
-      return send(res, jsonAnswer(404, { message: `Not Found: ${url.pathname} is outside the proxy's prefix ${prefix}` }, { [PROXY_HEADER]: 'outside-prefix' }), head);
+    const id = known && !raw.length ? KnownRequests.id(req) : undefined;
+    let keyed = id === undefined ? undefined : known!.get(id);
+    /** The request as sent, for the upstream: absent for one keyed before (replay only). */
+    let live: { pathAndQuery: string; headers: Record<string, string>; scrub: Redactor } | undefined;
+    if (!keyed) {
+      const url = new URL(req.url ?? '/', 'http://proxy.invalid');
+      const below = stripPrefix(url.pathname, prefix);
+      if (below === undefined) {
+        return send(res, jsonAnswer(404, { message: `Not Found: ${url.pathname} is outside the proxy's prefix ${prefix}` }, { [PROXY_HEADER]: 'outside-prefix' }), head);
+      }
+      const headers = endToEnd(req.headers);
+      const session = headers[SESSION_HEADER] || 'default';
+      for (const h of [SESSION_HEADER, ...UNSTORED_REQUEST_HEADERS]) delete headers[h];
+      const redacted = await identities.settled(() => redactor.request({ method, path: below, query: url.searchParams, headers, body: raw }));
+      const view = matchView(redacted.request);
+      const endpoint = matchEndpoint(method, view.path)?.endpoint;
+      keyed = {
+        session, request: redacted.request, identity: redacted.identity, key: matchKey(view),
+        ...(endpoint ? { endpoint } : {}),
+        conditional: headers['if-none-match'] || headers['if-modified-since'] ? {
+          ...(headers['if-none-match'] ? { ifNoneMatch: headers['if-none-match'] } : {}),
+          ...(headers['if-modified-since'] ? { ifModifiedSince: headers['if-modified-since'] } : {}),
+        } : UNCONDITIONAL,
+      };
+      if (id !== undefined && redacted.repeatable) known!.set(id, keyed);
+      live = { pathAndQuery: below + url.search, headers, scrub: redacted.scrub };
     }
-    const headers = endToEnd(req.headers);
-    const session = headers[SESSION_HEADER] || 'default';
-    for (const h of [SESSION_HEADER, ...UNSTORED_REQUEST_HEADERS]) delete headers[h];
-    const redacted = await identities.settled(() => redactor.request({ method, path: below, query: url.searchParams, headers, body: raw }));
-    const view = matchView(redacted.request);
-    const key = matchKey(view);
-    const endpoint = matchEndpoint(method, view.path)?.endpoint;
+    const { key, endpoint } = keyed;
     const x: Exchange = {
-      mode, session, request: redacted.request, identity: redacted.identity,
+      mode, session: keyed.session, request: keyed.request, identity: keyed.identity,
       ...(endpoint ? { endpoint } : {}),
       // Unknown paths count against core, as on the platform; catalogued ones carry their category (null: not counted).
       category: endpoint ? endpoint.category : 'core',
-      conditional: {
-        ...(headers['if-none-match'] ? { ifNoneMatch: headers['if-none-match'] } : {}),
-        ...(headers['if-modified-since'] ? { ifModifiedSince: headers['if-modified-since'] } : {}),
-      },
+      conditional: keyed.conditional,
     };
     const self = `http://${req.headers.host ?? selfHost}${prefix}`;
 
@@ -148,10 +178,10 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       const files = cassette?.sequence(key) ?? [];
       if (!files.length) {
         x.source = 'unmatched';
-        return unmatched(view);
+        return unmatched(matchView(x.request));
       }
-      const mine = positions.get(session) ?? new Map<string, number>();
-      positions.set(session, mine);
+      const mine = positions.get(x.session) ?? new Map<string, number>();
+      positions.set(x.session, mine);
       const at = mine.get(key) ?? 0;
       mine.set(key, at + 1);
       // Past the end the last answer sticks (a polled import stays complete).
@@ -170,9 +200,10 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     };
 
     const forward = async (record: boolean): Promise<Answer> => {
+      const sent = live!;
       let up;
       try {
-        up = await upstream!.forward(method, below + url.search, headers, raw, left.signal);
+        up = await upstream!.forward(method, sent.pathAndQuery, sent.headers, raw, left!.signal);
       } catch (err) {
         if (!(err instanceof UpstreamError)) throw err;
         x.source = 'upstream-error';
@@ -180,7 +211,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       }
       x.source = 'upstream';
       if (record) {
-        save(redacted.request, key, up, redacted.scrub);
+        save(x.request, key, up, sent.scrub);
         recordedNow.add(key);
       }
       const rewrite = rewriter(upstreamBase, self);
@@ -305,6 +336,8 @@ function send(res: ServerResponse, answer: Answer, head: boolean): void {
 
 /** The request body, or undefined when it is over `limit` (read to its end, kept no further, so the 413 can be answered). */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  // A request that declares no body has none (RFC 9112 section 6.3): not read, node:http discards the empty stream.
+  if (req.headers['transfer-encoding'] === undefined && (req.headers['content-length'] ?? '0') === '0') return Promise.resolve(NO_BODY);
   return new Promise((resolve, reject) => {
     const body = new BoundedBuffer(limit);
     req.on('data', (c: Buffer) => body.add(c));
