@@ -19,7 +19,7 @@ export const conditionalSuite: Suite = {
     },
     {
       id: 'conditional.events-304', title: 'Sending the ETag back in If-None-Match with nothing new answers 304', requirement: 'cond.etag-304',
-      needs: { tokens: ['classic'], resources: ['public_repo'] },
+      needs: { tokens: ['classic'], resources: ['public_repo'] }, polls: true,
       async run(t) {
         const path = `/repos/${t.resources.public_repo}/events`;
         const r = await t.request({ path });
@@ -31,7 +31,7 @@ export const conditionalSuite: Suite = {
     },
     {
       id: 'conditional.notifications-304', title: 'Notifications send Last-Modified; sending it back unchanged in If-Modified-Since answers 304',
-      requirement: 'cond.last-modified-304', needs: { tokens: ['classic'] },
+      requirement: 'cond.last-modified-304', needs: { tokens: ['classic'] }, polls: true,
       async run(t) {
         const r = await t.request({ path: '/notifications' });
         if (!t.expectStatus(r, [200])) return;

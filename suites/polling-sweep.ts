@@ -1,8 +1,8 @@
 /**
  * One sweep of conditional requests over the polled endpoints, one check per (rule, endpoint) so the
  * coverage matrix credits each pair. A conditional request must wait out X-Poll-Interval after the
- * read whose validator it sends back, so the reads come first: the event timelines were just read
- * (and polled) by events.etag-304-every-timeline, the notification reads by VALIDATOR_READS; each
+ * read whose validator it sends back, so the reads come first: the event timelines were read (and
+ * polled) by events.etag-304-every-timeline, the notification reads by VALIDATOR_READS; each
  * check of the sweep finds its read among the replies the run already had (`reuse`), and the client's
  * pacing waits out the largest interval once, before the first conditional request, not once per endpoint.
  */
@@ -92,8 +92,11 @@ async function poll(t: CheckContext, polled: Polled, between?: () => Promise<voi
   if (read.status !== 200) return t.skip('inconclusive', `GET ${path} answered ${read.status}: no validator to send back`);
   const sent = read.headers[polled.validator];
   if (!sent) return t.skip('inconclusive', `GET ${path} answered without ${polled.validator === 'etag' ? 'an ETag' : 'Last-Modified'}: no conditional request can be made`);
+  const conditional = { path, headers: { [CONDITION[polled.validator]]: sent }, poll: true };
+  // Other checks may run during the wait: what `between` reads is read after it.
+  await t.untilPollable(conditional);
   await between?.();
-  const again = await t.request({ path, headers: { [CONDITION[polled.validator]]: sent }, poll: true });
+  const again = await t.request(conditional);
   return { path, sent, again };
 }
 

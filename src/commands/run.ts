@@ -16,6 +16,7 @@ import { JOURNAL_FILE } from '../journal.js';
 import type { RunResult, StopReason } from '../model.js';
 import { loadProfile, type Profile } from '../profile.js';
 import { planChecks, runConformance } from '../runner.js';
+import { waitingLine } from './waiting-line.js';
 
 export function runOptions(y: Argv) {
   return y
@@ -98,8 +99,7 @@ export async function runCommand(args: Args): Promise<void> {
       ...(args['allow-writes'] !== undefined ? { allowWrites: args['allow-writes'] } : {}),
       maxRequests: args['max-requests'], timeoutMs: args.timeout * 1000, totalTimeoutMs: args['total-timeout'] * 1000, maxBodyBytes: maxBody,
       maxWaitMs: args['max-wait'] * 1000, maxTotalWaitMs: args['max-total-wait'] * 1000, journalFile,
-      // A wait long enough to look like a hang is said, with how to end it.
-      onWait: quiet ? undefined : (ms, asked) => { if (ms >= 5000) process.stderr.write(`conformance: waiting ${Math.round(ms / 1000)} s as the target asked (${asked}); Ctrl-C to stop\n`); },
+      onWait: quiet ? undefined : waitingLine(process.stderr),
       onCheck: quiet ? undefined : (check, i, total) => process.stderr.write(`${progressLine(check, i, total)}\n`),
       onNotices: (notices) => { for (const n of notices) process.stderr.write(`conformance: note: ${terminalText(n)}\n`); },
       signal: interrupt.signal,
