@@ -87,8 +87,9 @@ export interface RequestOptions {
   /** An undo step of the journal: sent, and its waits waited, even after the run was interrupted. */
   putBack?: boolean;
   /**
-   * A GET this run already had answered with a 2xx is not sent again: that reply is returned. For
-   * controls and repeated reads of fixed data (search), so they cost no rate-limit window.
+   * A GET this run already had answered with a 2xx (or, conditional, with a 304) is not sent again:
+   * that reply is returned. For controls, repeated reads of fixed data (search), so they cost no
+   * rate-limit window, and a conditional request another check just polled, so it costs no poll interval.
    */
   reuse?: boolean;
   /** Another API root than the profile's (the preflight tries where a wrong prefix should have pointed). */
@@ -149,7 +150,7 @@ export class Client {
   private readonly outside: Turn = { exchanges: [] };
   /** Per exchange, how many secrets the redactor knew before redacting it. */
   private readonly redactedWith = new Map<number, number>();
-  /** Successful GET replies by method, URL and request headers, for `reuse`. */
+  /** Successful (and 304) GET replies by method, URL and request headers, for `reuse`. */
   private readonly answered = new Map<string, Reply>();
   /** The Accept header sent by default: the recommended media type, unless the preflight found the target refuses it. */
   accept: string;
@@ -298,18 +299,24 @@ export class Client {
     }
 
     const reuseKey = method === 'GET' && req.body === undefined ? `${url} ${JSON.stringify(Object.entries(headers).sort())}` : undefined;
-    const earlier = req.reuse && reuseKey ? this.answered.get(reuseKey) : undefined;
-    if (earlier) {
-      this.turn.exchanges.push(earlier.exchange);
-      return earlier;
-    }
+    const earlier = () => {
+      const reply = req.reuse && reuseKey ? this.answered.get(reuseKey) : undefined;
+      if (reply) this.turn.exchanges.push(reply.exchange);
+      return reply;
+    };
+    const before = earlier();
+    if (before) return before;
 
     const pathOnly = req.path.split('?')[0] ?? req.path;
     const category = matchEndpoint(method, pathOnly)?.endpoint.category ?? (pathOnly === '/rate_limit' ? null : 'core');
     const where: WaitIn = req.putBack ? 'in-place' : 'request';
     if (category && !req.unpaced) await this.pace(`${category}:${caller}`, signal, where);
     const pollKey = this.pollKey(method, url, headers.authorization);
-    if (req.poll) await this.waitForPoll(pollKey, signal, where);
+    // While this check was parked another may have polled the same URL: its answer is taken, or the new interval waited out.
+    while (req.poll && await this.waitForPoll(pollKey, signal, where)) {
+      const meanwhile = earlier();
+      if (meanwhile) return meanwhile;
+    }
 
     this.redactedWith.set(this.transcript.length + 1, this.redactor.learned);
     // Headers first: the credentials they carry are learned before the URL and body are masked.
@@ -375,7 +382,8 @@ export class Client {
     const body = json !== undefined ? this.redactor.json(json) : this.redactor.body(text, responseHeaders['content-type']).slice(0, MAX_TEXT_BODY);
     record.response = { status, headers: receivedHeaders, ...(text.length ? { body } : {}) };
     const reply: Reply = { status, headers: responseHeaders, text, json, ...(jsonError ? { jsonError } : {}), exchange: record.id };
-    if (reuseKey && status >= 200 && status < 300) this.answered.set(reuseKey, reply);
+    // A 304 answers the same conditional request (the validator is part of the key) as long as nothing changes.
+    if (reuseKey && ((status >= 200 && status < 300) || status === 304)) this.answered.set(reuseKey, reply);
     return reply;
   }
 
@@ -451,11 +459,13 @@ export class Client {
     }
   }
 
-  private async waitForPoll(key: string, signal: AbortSignal | undefined, where: WaitIn): Promise<void> {
+  /** Answers whether it waited. */
+  private async waitForPoll(key: string, signal: AbortSignal | undefined, where: WaitIn): Promise<boolean> {
     const last = this.lastPoll.get(key);
-    if (!last) return;
-    const wait = last.at + last.interval - this.clock.now();
-    if (wait > 0) await this.waitAsked(wait, `X-Poll-Interval: ${last.interval / 1000}`, signal, where);
+    const wait = last ? last.at + last.interval - this.clock.now() : 0;
+    if (wait <= 0) return false;
+    await this.waitAsked(wait, `X-Poll-Interval: ${last!.interval / 1000}`, signal, where);
+    return true;
   }
 }
 

@@ -9,6 +9,7 @@ import { Interrupted } from './client.js';
 
 interface Parked extends Wait {
   index: number;
+  measuring: boolean;
   done: Promise<unknown>;
   resume(): void;
   fail(err: Error): void;
@@ -25,19 +26,20 @@ export class Turns {
   /** Starts check `index` (`measuring`: see Turn); answers once it is done or parked. */
   begin(index: number, measuring: boolean, run: () => Promise<void>): Promise<void> {
     return this.turn(() => {
-      const done: Promise<void> = this.client.within({ exchanges: [], measuring, park: (wait) => this.park(index, wait, done) }, run);
+      const done: Promise<void> = this.client.within({ exchanges: [], measuring, park: (wait) => this.park({ ...wait, index, measuring, done }) }, run);
       return done;
     });
   }
 
   /**
-   * Lets the parked checks whose wait is over go on, in plan order, each until it is done or parks
-   * again; with `all`, waits for every parked check to be done (before a check that changes the target).
+   * Lets the parked checks whose wait is over go on, measuring ones first (they must send their
+   * conditional request themselves; the others can then take its answer, `reuse`, rather than wait
+   * another interval for the same URL), then in plan order, each until it is done or parks again; with `all`, waits for every parked check to be done (before a check that changes the target).
    */
   async settle(all: boolean): Promise<void> {
     for (;;) {
       const now = this.client.now();
-      const due = this.parked.find((p) => p.until <= now);
+      const due = this.parked.find((p) => p.until <= now && p.measuring) ?? this.parked.find((p) => p.until <= now);
       if (due) {
         this.parked.splice(this.parked.indexOf(due), 1);
         await this.turn(() => (due.resume(), due.done));
@@ -56,10 +58,10 @@ export class Turns {
     }
   }
 
-  private park(index: number, wait: Wait, done: Promise<unknown>): Promise<void> {
+  private park(parked: Omit<Parked, 'resume' | 'fail'>): Promise<void> {
     return new Promise((resume, fail) => {
-      const at = this.parked.findIndex((p) => p.index > index);
-      this.parked.splice(at < 0 ? this.parked.length : at, 0, { ...wait, index, done, resume, fail });
+      const at = this.parked.findIndex((p) => p.index > parked.index);
+      this.parked.splice(at < 0 ? this.parked.length : at, 0, { ...parked, resume, fail });
       this.yielded();
     });
   }

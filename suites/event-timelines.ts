@@ -188,7 +188,8 @@ export const ETAG_304_EVERY_TIMELINE: CheckSpec = {
     if (!read.length) return t.skip('inconclusive', 'no timeline answered 200');
     let changed = 0;
     for (const { path, etag } of read) {
-      const again = await t.request({ path, headers: { 'if-none-match': etag }, poll: true });
+      // The sweep's same conditional request (suites/polling-sweep.ts) is taken as it is: no second interval.
+      const again = await t.request({ path, headers: { 'if-none-match': etag }, poll: true, reuse: true });
       if (again.status === 304) continue;
       // A busy timeline may have changed in between: only the same ETag again shows nothing changed.
       if (again.status === 200 && again.headers.etag !== etag) {
