@@ -68,8 +68,8 @@ describe('a check that changes the target', () => {
     const { result, sleeps } = await run(ids);
     expect(result.checks.map((c) => [c.id, c.outcome])).toEqual(ids.map((id) => [id, 'pass']));
     expect(sleeps).toEqual([INTERVAL_MS]);
-    const write = Math.min(...byId(result, 'notifications.mark-read').exchanges);
-    expect(sent(result, write)).toMatch(/^PUT /);
-    for (const id of [ids[0]!, ids[2]!]) expect(Math.max(...byId(result, id).exchanges)).toBeLessThan(write);
+    const writing = byId(result, 'notifications.mark-read').exchanges;
+    expect(writing.some((id) => sent(result, id).startsWith('PUT '))).toBe(true);
+    for (const id of [ids[0]!, ids[2]!]) expect(Math.max(...byId(result, id).exchanges)).toBeLessThan(Math.min(...writing));
   });
 });
