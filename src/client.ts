@@ -415,14 +415,15 @@ export class Client {
 
   /** Waits when the last response said this caller's window of this category has no request left; a window spent for longer than one wait may last stops the run. */
   private async pace(key: string, signal: AbortSignal | undefined, where: WaitIn): Promise<void> {
-    const state = this.rates.get(key);
-    if (!state || state.remaining > 0) return;
-    const wait = state.reset * 1000 - this.clock.now() + 1000;
-    if (wait <= 0) return;
-    const until = new Date(state.reset * 1000).toISOString();
-    if (wait > this.maxWait) throw new BudgetExhausted(`rate limit ${key.split(':')[0]} spent until ${until}, ${seconds(wait)} s away, longer than the ${seconds(this.maxWait)} s a wait may last (--max-wait)`);
-    await this.waitAsked(wait, `X-RateLimit-Remaining: 0 until ${until}`, signal, where);
-    this.rates.delete(key);
+    // A check parked here may find the window spent again by the checks that went on first: it is judged afresh.
+    for (let state = this.rates.get(key); state && state.remaining <= 0; state = this.rates.get(key)) {
+      const wait = state.reset * 1000 - this.clock.now() + 1000;
+      if (wait <= 0) return;
+      const until = new Date(state.reset * 1000).toISOString();
+      if (wait > this.maxWait) throw new BudgetExhausted(`rate limit ${key.split(':')[0]} spent until ${until}, ${seconds(wait)} s away, longer than the ${seconds(this.maxWait)} s a wait may last (--max-wait)`);
+      await this.waitAsked(wait, `X-RateLimit-Remaining: 0 until ${until}`, signal, where);
+      if (this.rates.get(key) === state) this.rates.delete(key);
+    }
   }
 
   private get maxWait(): number {

@@ -26,7 +26,10 @@ export class Turns {
   /** Starts check `index` (`measuring`: see Turn); answers once it is done or parked. */
   begin(index: number, measuring: boolean, run: () => Promise<void>): Promise<void> {
     return this.turn(() => {
-      const done: Promise<void> = this.client.within({ exchanges: [], measuring, park: (wait) => this.park({ ...wait, index, measuring, done }) }, run);
+      // The check may park before `within` returns (a wait before its first request), so `done` exists first.
+      let end!: { resolve: () => void; reject: (err: unknown) => void };
+      const done = new Promise<void>((resolve, reject) => { end = { resolve, reject }; });
+      this.client.within({ exchanges: [], measuring, park: (wait) => this.park({ ...wait, index, measuring, done }) }, run).then(end.resolve, end.reject);
       return done;
     });
   }
@@ -66,11 +69,11 @@ export class Turns {
     });
   }
 
-  /** Runs one turn: `go` starts or resumes a check; answers when that check is done or parks. */
+  /** Runs one turn: `go` starts or resumes a check; answers when that check is done or parks, and fails as the check does. */
   private turn(go: () => Promise<unknown>): Promise<void> {
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       this.yielded = resolve;
-      go().then(() => resolve(), () => resolve());
+      go().then(() => resolve(), reject);
     });
   }
 }
