@@ -37,7 +37,8 @@ export class Turns {
   /**
    * Lets the parked checks whose wait is over go on, measuring ones first (they must send their
    * conditional request themselves; the others can then take its answer, `reuse`, rather than wait
-   * another interval for the same URL), then in plan order, each until it is done or parks again; with `all`, waits for every parked check to be done (before a check that changes the target).
+   * another interval for the same URL), then in plan order, each until it is done or parks again;
+   * with `all`, waits for every parked check to be done (before a check that changes the target).
    */
   async settle(all: boolean): Promise<void> {
     for (;;) {
