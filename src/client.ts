@@ -4,6 +4,7 @@
  * bounded together), the run's one clock (every wait and request ends on Ctrl-C), and the redacted
  * transcript, so no suite can forget them.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { request as undiciRequest } from 'undici';
@@ -32,9 +33,39 @@ export interface ClientOptions {
   maxTotalWaitMs?: number;
   /** The run's interruption (Ctrl-C): ends waits and requests in flight, except put-backs. */
   signal?: AbortSignal;
-  /** Told of each wait the target asked for, as it starts. */
-  onWait?: (ms: number, asked: string) => void;
-  now?: () => number;
+  /** Told of each wait the target asked for as the run starts waiting it out, and told `undefined` when it is over. */
+  onWait?: (wait: Wait | undefined) => void;
+  /** The run's clock: tests give a virtual one, so waits are counted, not waited. */
+  clock?: Clock;
+}
+
+export interface Clock {
+  now(): number;
+  /** Ends early, rejecting, when `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+const REAL_CLOCK: Clock = { now: Date.now, sleep: (ms, signal) => delay(ms, undefined, signal ? { signal } : {}) };
+
+/** A wait the run is taking: how long, until when (epoch ms), and what the target sent to ask for it. */
+export interface Wait {
+  ms: number;
+  until: number;
+  asked: string;
+}
+
+/**
+ * One check's turn on the client: the exchanges it made so far, and how it parks while it waits for
+ * the target, so that other checks run meanwhile (see src/turns.ts).
+ */
+export interface Turn {
+  exchanges: number[];
+  park?: (wait: Wait) => Promise<void>;
+  /**
+   * The check counts what requests spend (core.used around a request): a wait inside a request does
+   * not park it, since another check's requests would fall between its readings; only `untilPollable` does.
+   */
+  measuring?: boolean;
 }
 
 /** Defaults of --max-wait and --max-total-wait: a one-minute rate-limit window or poll interval is waited out, a day is not. */
@@ -56,8 +87,9 @@ export interface RequestOptions {
   /** An undo step of the journal: sent, and its waits waited, even after the run was interrupted. */
   putBack?: boolean;
   /**
-   * A GET this run already had answered with a 2xx is not sent again: that reply is returned. For
-   * controls and repeated reads of fixed data (search), so they cost no rate-limit window.
+   * A GET this run already had answered with a 2xx (or, conditional, with a 304) is not sent again:
+   * that reply is returned. For controls, repeated reads of fixed data (search), so they cost no
+   * rate-limit window, and a conditional request another check just polled, so it costs no poll interval.
    */
   reuse?: boolean;
   /** Another API root than the profile's (the preflight tries where a wrong prefix should have pointed). */
@@ -88,6 +120,9 @@ export class Interrupted extends Error {
 /** The target asked for a wait longer than allowed, or the run's waiting is spent: the request is not sent. */
 export class WaitRefused extends Error {}
 
+/** Where a wait is taken: before a check's request, as one the check takes on its own (`untilPollable`), or in place (a put-back's). */
+type WaitIn = 'request' | 'own' | 'in-place';
+
 /** Default of the whole time one exchange may take (--total-timeout). */
 export const TOTAL_TIMEOUT_MS = 60_000;
 
@@ -102,16 +137,20 @@ export class Client {
   private readonly redactor: Redactor;
   private readonly rates = new Map<string, RateState>();
   private readonly lastPoll = new Map<string, { at: number; interval: number }>();
-  private readonly now: () => number;
-  /** Milliseconds waited so far at the target's request. */
+  private readonly clock: Clock;
+  /** Milliseconds waited so far at the target's request: overlapping waits count once. */
   private waited = 0;
+  /** The end of the latest wait counted in `waited`. */
+  private waitedUntil = 0;
   /** Each run is its own session on a replaying proxy: sequences and synthesized counters start afresh. */
   private readonly session = `run-${randomUUID()}`;
-  /** Exchanges recorded since the last call of `take()`. */
-  private pending: number[] = [];
+  /** The check whose turn it is, in whose context a request is made; outside any, `outside`. */
+  private readonly turns = new AsyncLocalStorage<Turn>();
+  /** Exchanges made outside a check's turn (preflight, put-backs) since the last call of `take()`. */
+  private readonly outside: Turn = { exchanges: [] };
   /** Per exchange, how many secrets the redactor knew before redacting it. */
   private readonly redactedWith = new Map<number, number>();
-  /** Successful GET replies by method, URL and request headers, for `reuse`. */
+  /** Successful (and 304) GET replies by method, URL and request headers, for `reuse`. */
   private readonly answered = new Map<string, Reply>();
   /** The Accept header sent by default: the recommended media type, unless the preflight found the target refuses it. */
   accept: string;
@@ -121,7 +160,7 @@ export class Client {
   constructor(private readonly opts: ClientOptions, secrets: readonly string[]) {
     // The base URL's userinfo is a credential too: learned, and stripped from every output.
     this.redactor = new Redactor(undefined, [...secrets, ...urlSecrets(opts.profile.base_url)]);
-    this.now = opts.now ?? Date.now;
+    this.clock = opts.clock ?? REAL_CLOCK;
     this.accept = opts.names.mediaType;
   }
 
@@ -134,9 +173,19 @@ export class Client {
     return this.transcript.length;
   }
 
+  private get turn(): Turn {
+    return this.turns.getStore() ?? this.outside;
+  }
+
+  /** Runs `fn` as `turn`: the exchanges it makes are the turn's, and its waits park it where the turn can. */
+  within<T>(turn: Turn, fn: () => Promise<T>): Promise<T> {
+    return this.turns.run(turn, fn);
+  }
+
   /** Lists a reply this run had earlier (a control obtained before, by this check or another) among the exchanges since the previous `take()`, so the check's transcript shows what it judged by. */
   cite(reply: Reply): Reply {
-    if (!this.pending.includes(reply.exchange)) this.pending.push(reply.exchange);
+    const { exchanges } = this.turn;
+    if (!exchanges.includes(reply.exchange)) exchanges.push(reply.exchange);
     return reply;
   }
 
@@ -146,19 +195,18 @@ export class Client {
    * transcript, but no check is credited with the endpoints they reach.
    */
   async unjudged<T>(setup: () => Promise<T>): Promise<T> {
-    const before = this.pending.length;
+    const { exchanges } = this.turn;
+    const before = exchanges.length;
     try {
       return await setup();
     } finally {
-      this.pending = this.pending.slice(0, before);
+      exchanges.splice(before);
     }
   }
 
-  /** Ids of the exchanges made since the previous call. */
+  /** Ids of the exchanges made (in this turn) since the previous call. */
   take(): number[] {
-    const out = this.pending;
-    this.pending = [];
-    return out;
+    return this.turn.exchanges.splice(0);
   }
 
   redact(text: string): string {
@@ -186,11 +234,34 @@ export class Client {
   /** Waits `ms`, ending early with Interrupted when the run is interrupted: the run's one clock, for suites too. */
   async sleep(ms: number, signal: AbortSignal | undefined = this.opts.signal): Promise<void> {
     try {
-      await delay(ms, undefined, signal ? { signal } : {});
+      await this.clock.sleep(ms, signal);
     } catch (err) {
       if (signal?.aborted) throw new Interrupted();
       throw err;
     }
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  /** Waits out a wait the target asked for, telling `onWait` as it starts and ends. */
+  async waitOut(wait: Wait, signal: AbortSignal | undefined = this.opts.signal): Promise<void> {
+    this.opts.onWait?.(wait);
+    try {
+      await this.sleep(wait.ms, signal);
+    } finally {
+      this.opts.onWait?.(undefined);
+    }
+  }
+
+  /**
+   * Waits out X-Poll-Interval for `req` as a `poll` request would, without sending it: a check that
+   * reads something around its conditional request (core.used) reads it after the wait. Parks the check.
+   */
+  async untilPollable(req: RequestOptions): Promise<void> {
+    const root = req.root ?? this.root;
+    await this.waitForPoll(this.pollKey(req.method, `${root}${req.path}`, this.authorization(req.as === undefined ? 'classic' : req.as)), this.opts.signal, 'own');
   }
 
   /**
@@ -199,9 +270,9 @@ export class Client {
    */
   async send(req: RequestOptions): Promise<Reply> {
     const reply = await this.sendOnce(req);
-    const asked = req.unpaced ? undefined : throttled(reply, this.now());
+    const asked = req.unpaced ? undefined : throttled(reply, this.clock.now());
     if (!asked) return reply;
-    await this.waitAsked(asked.ms, asked.what, req.putBack ? undefined : this.opts.signal);
+    await this.waitAsked(asked.ms, asked.what, req.putBack ? undefined : this.opts.signal, req.putBack ? 'in-place' : 'request');
     return this.sendOnce(req);
   }
 
@@ -219,13 +290,8 @@ export class Client {
     };
     const as = req.as === undefined ? 'classic' : req.as;
     const caller = this.caller(as);
-    if (as && typeof as === 'object') {
-      headers.authorization = as.raw;
-    } else if (as) {
-      const value = this.tokenValue(as);
-      if (!value) throw new Error(`profile has no token "${as}"`);
-      headers.authorization = `${this.scheme} ${value}`;
-    }
+    const authorization = this.authorization(as);
+    if (authorization) headers.authorization = authorization;
     let payload: string | undefined;
     if (req.body !== undefined) {
       payload = JSON.stringify(req.body);
@@ -233,17 +299,24 @@ export class Client {
     }
 
     const reuseKey = method === 'GET' && req.body === undefined ? `${url} ${JSON.stringify(Object.entries(headers).sort())}` : undefined;
-    const earlier = req.reuse && reuseKey ? this.answered.get(reuseKey) : undefined;
-    if (earlier) {
-      this.pending.push(earlier.exchange);
-      return earlier;
-    }
+    const earlier = () => {
+      const reply = req.reuse && reuseKey ? this.answered.get(reuseKey) : undefined;
+      if (reply) this.turn.exchanges.push(reply.exchange);
+      return reply;
+    };
+    const before = earlier();
+    if (before) return before;
 
     const pathOnly = req.path.split('?')[0] ?? req.path;
     const category = matchEndpoint(method, pathOnly)?.endpoint.category ?? (pathOnly === '/rate_limit' ? null : 'core');
-    if (category && !req.unpaced) await this.pace(`${category}:${caller}`, signal);
-    const pollKey = `${method} ${url} ${headers.authorization ?? ''}`;
-    if (req.poll) await this.waitForPoll(pollKey, signal);
+    const where: WaitIn = req.putBack ? 'in-place' : 'request';
+    if (category && !req.unpaced) await this.pace(`${category}:${caller}`, signal, where);
+    const pollKey = this.pollKey(method, url, headers.authorization);
+    // While this check was parked another may have polled the same URL: its answer is taken, or the new interval waited out.
+    while (req.poll && await this.waitForPoll(pollKey, signal, where)) {
+      const meanwhile = earlier();
+      if (meanwhile) return meanwhile;
+    }
 
     this.redactedWith.set(this.transcript.length + 1, this.redactor.learned);
     // Headers first: the credentials they carry are learned before the URL and body are masked.
@@ -254,8 +327,8 @@ export class Client {
       durationMs: 0,
     };
     this.transcript.push(record);
-    this.pending.push(record.id);
-    const started = this.now();
+    this.turn.exchanges.push(record.id);
+    const started = this.clock.now();
     let status: number;
     let responseHeaders: Record<string, string>;
     let text: string;
@@ -276,7 +349,7 @@ export class Client {
       for await (const chunk of res.body) if (!body.add(chunk as Buffer)) throw new Error(`answer body larger than ${bodyLimit(maxBody)}`);
       text = utf8.decode(body.bytes());
     } catch (err) {
-      record.durationMs = this.now() - started;
+      record.durationMs = this.clock.now() - started;
       if (signal?.aborted) {
         const interrupted = new Interrupted();
         record.error = interrupted.message;
@@ -285,12 +358,12 @@ export class Client {
       record.error = whole.aborted ? `no complete answer within ${totalMs} ms` : this.redactor.text(describeNetworkError(err, this.opts.timeoutMs));
       throw new TargetUnreachable(`${method} ${this.redactor.text(url)}: ${record.error}`);
     }
-    record.durationMs = this.now() - started;
+    record.durationMs = this.clock.now() - started;
     const resource = responseHeaders['x-ratelimit-resource'];
     if (category) this.byCategory[resource ?? category] = (this.byCategory[resource ?? category] ?? 0) + 1;
     this.observeRate(`${resource ?? category}:${caller}`, responseHeaders);
     const interval = Number(responseHeaders['x-poll-interval']);
-    if (Number.isFinite(interval) && interval > 0) this.lastPoll.set(pollKey, { at: this.now(), interval: interval * 1000 });
+    if (Number.isFinite(interval) && interval > 0) this.lastPoll.set(pollKey, { at: this.clock.now(), interval: interval * 1000 });
 
     let json: unknown;
     let jsonError: string | undefined;
@@ -309,8 +382,23 @@ export class Client {
     const body = json !== undefined ? this.redactor.json(json) : this.redactor.body(text, responseHeaders['content-type']).slice(0, MAX_TEXT_BODY);
     record.response = { status, headers: receivedHeaders, ...(text.length ? { body } : {}) };
     const reply: Reply = { status, headers: responseHeaders, text, json, ...(jsonError ? { jsonError } : {}), exchange: record.id };
-    if (reuseKey && status >= 200 && status < 300) this.answered.set(reuseKey, reply);
+    // A 304 answers the same conditional request (the validator is part of the key) as long as nothing changes.
+    if (reuseKey && ((status >= 200 && status < 300) || status === 304)) this.answered.set(reuseKey, reply);
     return reply;
+  }
+
+  /** The Authorization header a request as `as` carries. */
+  private authorization(as: TokenName | null | { raw: string }): string | undefined {
+    if (as === null) return undefined;
+    if (typeof as === 'object') return as.raw;
+    const value = this.tokenValue(as);
+    if (!value) throw new Error(`profile has no token "${as}"`);
+    return `${this.scheme} ${value}`;
+  }
+
+  /** What X-Poll-Interval is kept by: the same URL polled with the same credentials. */
+  private pollKey(method: string | undefined, url: string, authorization: string | undefined): string {
+    return `${(method ?? 'GET').toUpperCase()} ${url} ${authorization ?? ''}`;
   }
 
   /**
@@ -326,30 +414,41 @@ export class Client {
   }
 
   /** Waits when the last response said this caller's window of this category has no request left; a window spent for longer than one wait may last stops the run. */
-  private async pace(key: string, signal: AbortSignal | undefined): Promise<void> {
-    const state = this.rates.get(key);
-    if (!state || state.remaining > 0) return;
-    const wait = state.reset * 1000 - this.now() + 1000;
-    if (wait <= 0) return;
-    const until = new Date(state.reset * 1000).toISOString();
-    if (wait > this.maxWait) throw new BudgetExhausted(`rate limit ${key.split(':')[0]} spent until ${until}, ${seconds(wait)} s away, longer than the ${seconds(this.maxWait)} s a wait may last (--max-wait)`);
-    await this.waitAsked(wait, `X-RateLimit-Remaining: 0 until ${until}`, signal);
-    this.rates.delete(key);
+  private async pace(key: string, signal: AbortSignal | undefined, where: WaitIn): Promise<void> {
+    // A check parked here may find the window spent again by the checks that went on first: it is judged afresh.
+    for (let state = this.rates.get(key); state && state.remaining <= 0; state = this.rates.get(key)) {
+      const wait = state.reset * 1000 - this.clock.now() + 1000;
+      if (wait <= 0) return;
+      const until = new Date(state.reset * 1000).toISOString();
+      if (wait > this.maxWait) throw new BudgetExhausted(`rate limit ${key.split(':')[0]} spent until ${until}, ${seconds(wait)} s away, longer than the ${seconds(this.maxWait)} s a wait may last (--max-wait)`);
+      await this.waitAsked(wait, `X-RateLimit-Remaining: 0 until ${until}`, signal, where);
+      if (this.rates.get(key) === state) this.rates.delete(key);
+    }
   }
 
   private get maxWait(): number {
     return this.opts.maxWaitMs ?? DEFAULT_MAX_WAIT_S * 1000;
   }
 
-  /** A wait the target asked for (`asked` quotes how), within the longest single wait and the run's total. */
-  private async waitAsked(ms: number, asked: string, signal: AbortSignal | undefined): Promise<void> {
+  /**
+   * A wait the target asked for (`asked` quotes how), within the longest single wait and the run's
+   * total. In a check's turn it parks the check, so others run meanwhile, except a put-back's and
+   * one inside a measuring check's request: those are waited out in place.
+   */
+  private async waitAsked(ms: number, asked: string, signal: AbortSignal | undefined, where: WaitIn): Promise<void> {
     const total = this.opts.maxTotalWaitMs ?? DEFAULT_MAX_TOTAL_WAIT_S * 1000;
     const wanted = `the target asked to wait ${seconds(ms)} s (${asked})`;
     if (ms > this.maxWait) throw new WaitRefused(`${wanted}, longer than the ${seconds(this.maxWait)} s a wait may last (--max-wait)`);
-    if (this.waited + ms > total) throw new WaitRefused(`${wanted}, and the run has waited ${seconds(this.waited)} s of the ${seconds(total)} s allowed in all (--max-total-wait)`);
-    this.waited += ms;
-    this.opts.onWait?.(ms, asked);
-    await this.sleep(ms, signal);
+    const now = this.clock.now();
+    const until = now + ms;
+    // Only the part of this wait no earlier wait covers adds to the run's waiting: waits taken together count once.
+    const added = Math.max(0, until - Math.max(now, this.waitedUntil));
+    if (this.waited + added > total) throw new WaitRefused(`${wanted}, and the run has waited ${seconds(this.waited)} s of the ${seconds(total)} s allowed in all (--max-total-wait)`);
+    this.waited += added;
+    this.waitedUntil = Math.max(this.waitedUntil, until);
+    const { park, measuring } = this.turn;
+    if (park && (where === 'own' || (where === 'request' && !measuring))) return park({ ms, until, asked });
+    await this.waitOut({ ms, until, asked }, signal);
   }
 
   private observeRate(key: string, headers: Record<string, string>): void {
@@ -361,11 +460,13 @@ export class Client {
     }
   }
 
-  private async waitForPoll(key: string, signal: AbortSignal | undefined): Promise<void> {
+  /** Answers whether it waited. */
+  private async waitForPoll(key: string, signal: AbortSignal | undefined, where: WaitIn): Promise<boolean> {
     const last = this.lastPoll.get(key);
-    if (!last) return;
-    const wait = last.at + last.interval - this.now();
-    if (wait > 0) await this.waitAsked(wait, `X-Poll-Interval: ${last.interval / 1000}`, signal);
+    const wait = last ? last.at + last.interval - this.clock.now() : 0;
+    if (wait <= 0) return false;
+    await this.waitAsked(wait, `X-Poll-Interval: ${last!.interval / 1000}`, signal, where);
+    return true;
   }
 }
 

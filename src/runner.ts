@@ -8,7 +8,7 @@ import { vendorNames } from '../spec/vendor.js';
 import { referenceProfile } from '../reference/profile.js';
 import { startReference, type RunningReference } from '../reference/server.js';
 import { SUITES } from '../suites/index.js';
-import { BudgetExhausted, Client, Interrupted, TargetUnreachable, WaitRefused } from './client.js';
+import { BudgetExhausted, Client, Interrupted, TargetUnreachable, WaitRefused, type Clock, type Wait } from './client.js';
 import { UserError } from './exit-codes.js';
 import { Journal, undoRequest } from './journal.js';
 import { preflight, unmetNeed, type Preflight } from './preflight.js';
@@ -16,6 +16,7 @@ import { nothingChecked, tokenlessNotice } from './skips.js';
 import { OUTCOMES, type CheckResult, type Outcome, type RunResult } from './model.js';
 import { profileSecrets, type Profile } from './profile.js';
 import { CheckContext, SkipSignal, suiteOf, type CheckSpec, type Suite } from './suite.js';
+import { Turns } from './turns.js';
 
 export interface RunOptions {
   /** Target API root; omitted with no profile, the embedded reference is started. */
@@ -46,8 +47,10 @@ export interface RunOptions {
   maxTotalWaitMs?: number;
   /** Where each change is journaled before it is sent, so a run that dies can be undone (`conformance undo`). Not used for the embedded reference, which dies with the run. */
   journalFile?: string;
-  /** Each wait the target asked for, as it starts. */
-  onWait?: (ms: number, asked: string) => void;
+  /** Each wait the target asked for as the run starts waiting it out, and `undefined` when it is over. */
+  onWait?: (wait: Wait | undefined) => void;
+  /** The run's one clock (tests give a virtual one); the real one by default. */
+  clock?: Clock;
   /** Faults for the embedded reference (self-tests). */
   referenceFaults?: string[];
   onCheck?: (result: CheckResult, index: number, total: number) => void;
@@ -114,7 +117,7 @@ async function run(given: RunOptions): Promise<{ result: RunResult; client: Clie
   const client = new Client({
     profile, names, timeoutMs: options.timeoutMs ?? 15_000, totalTimeoutMs: options.totalTimeoutMs, maxBodyBytes: options.maxBodyBytes, maxRequests: options.maxRequests ?? 5_000,
     ...(options.maxWaitMs !== undefined ? { maxWaitMs: options.maxWaitMs } : {}), ...(options.maxTotalWaitMs !== undefined ? { maxTotalWaitMs: options.maxTotalWaitMs } : {}),
-    ...(options.signal ? { signal: options.signal } : {}), ...(options.onWait ? { onWait: options.onWait } : {}),
+    ...(options.signal ? { signal: options.signal } : {}), ...(options.onWait ? { onWait: options.onWait } : {}), ...(options.clock ? { clock: options.clock } : {}),
   }, profileSecrets(profile));
   const result: RunResult = {
     formatVersion: 1,
@@ -142,13 +145,37 @@ async function run(given: RunOptions): Promise<{ result: RunResult; client: Clie
     const tokenless = tokenlessNotice(planned.map((p) => p.spec), profile);
     result.notices = [...found.notices, ...(tokenless ? [tokenless] : [])].map((n) => client.redact(n));
     if (result.notices.length) options.onNotices?.(result.notices);
-    for (const [index, { suite, spec }] of planned.entries()) {
-      const check = await runCheck(suite, spec, client, profile, options, result.stopped, found, journal);
-      if (check.skipReason === 'budget-exhausted' && !result.stopped) result.stopped = { reason: 'budget-exhausted', message: check.message };
-      result.checks.push(check);
-      result.counts[check.outcome] += 1;
-      options.onCheck?.(check, index, planned.length);
+    // Checks run in turns (src/turns.ts): a waiting check parks and the next ones run; results are reported in plan order.
+    const turns = new Turns(client);
+    const done: CheckResult[] = [];
+    const begun = new Set<number>();
+    const begin = async (index: number) => {
+      const { suite, spec } = planned[index]!;
+      begun.add(index);
+      await turns.begin(index, !!spec.needs?.rateLimiting, async () => {
+        const check = await runCheck(suite, spec, client, profile, options, result.stopped, found, journal);
+        if (check.skipReason === 'budget-exhausted' && !result.stopped) result.stopped = { reason: 'budget-exhausted', message: check.message };
+        done[index] = check;
+      });
+    };
+    const report = () => {
+      for (let index = result.checks.length; done[index]; index += 1) {
+        result.checks.push(done[index]!);
+        result.counts[done[index]!.outcome] += 1;
+        options.onCheck?.(done[index]!, index, planned.length);
+      }
+    };
+    for (const [index, { spec }] of planned.entries()) {
+      if (begun.has(index)) continue;
+      // A check that changes the target runs with no check parked, so none sees the change mid-way.
+      await turns.settle((!!spec.writes && !!options.allowWrites) || (!!spec.exhausts && !!options.exhaustRateLimit));
+      await begin(index);
+      // The first polling check brings the others forward: their reads, and so their waits, come together.
+      if (spec.polls) for (const [later, p] of planned.entries()) if (later > index && p.spec.polls) await begin(later);
+      report();
     }
+    await turns.settle(true);
+    report();
     const nothing = result.stopped || options.signal?.aborted ? undefined : nothingChecked(result.checks, profile);
     if (nothing) result.stopped = { reason: 'nothing-checked', message: client.redact(nothing) };
     if (options.signal?.aborted && !result.stopped) {

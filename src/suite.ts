@@ -31,6 +31,12 @@ export interface CheckSpec {
   observes?: boolean;
   /** Runs only when the user opts in (`--exhaust-rate-limit`): it spends a rate-limit window on purpose. */
   exhausts?: boolean;
+  /**
+   * Reads, waits out X-Poll-Interval and sends the read's validator back, on state of its own (it
+   * changes nothing and needs nothing another check leaves): the run starts every such check at the
+   * turn of the first, so their waits are one.
+   */
+  polls?: boolean;
   run(t: CheckContext): Promise<void>;
 }
 
@@ -94,6 +100,11 @@ export class CheckContext {
 
   request(req: RequestOptions): Promise<Reply> {
     return this.client.send(this.anonymous && req.as === undefined ? { ...req, as: null } : req);
+  }
+
+  /** Waits out X-Poll-Interval before the conditional request `req`, so what the check reads around that request is read after the wait (see Client.untilPollable). */
+  untilPollable(req: RequestOptions): Promise<void> {
+    return this.client.untilPollable(this.anonymous && req.as === undefined ? { ...req, as: null } : req);
   }
 
   /** A wait of the check's own (letting the target settle): on the run's clock, so Ctrl-C ends it. */

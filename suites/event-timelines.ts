@@ -173,7 +173,7 @@ const RECEIVED_PRIVATE_OWN: CheckSpec = {
  * It belongs to the conditional suite, whose other polls wait too.
  */
 export const ETAG_304_EVERY_TIMELINE: CheckSpec = {
-  id: 'events.etag-304-every-timeline', title: 'Every event timeline answers 304 to its ETag sent back in If-None-Match', requirement: 'cond.etag-304', needs: classic,
+  id: 'events.etag-304-every-timeline', title: 'Every event timeline answers 304 to its ETag sent back in If-None-Match', requirement: 'cond.etag-304', needs: classic, polls: true,
   async run(t) {
     const user = login(t);
     const usable = TIMELINES.filter((tl) => (tl.needs.resources ?? []).every((r) => t.resources[r] !== undefined));
@@ -188,7 +188,8 @@ export const ETAG_304_EVERY_TIMELINE: CheckSpec = {
     if (!read.length) return t.skip('inconclusive', 'no timeline answered 200');
     let changed = 0;
     for (const { path, etag } of read) {
-      const again = await t.request({ path, headers: { 'if-none-match': etag }, poll: true });
+      // The sweep's same conditional request (suites/polling-sweep.ts) is taken as it is: no second interval.
+      const again = await t.request({ path, headers: { 'if-none-match': etag }, poll: true, reuse: true });
       if (again.status === 304) continue;
       // A busy timeline may have changed in between: only the same ETag again shows nothing changed.
       if (again.status === 200 && again.headers.etag !== etag) {

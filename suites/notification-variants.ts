@@ -63,7 +63,7 @@ export const notificationReadChecks: CheckSpec[] = [
   },
   {
     id: 'notifications.repo-last-modified-304', title: 'The repository variant carries Last-Modified; sending it back unchanged in If-Modified-Since answers 304',
-    requirement: 'cond.last-modified-304', needs: WITH_REPO,
+    requirement: 'cond.last-modified-304', needs: WITH_REPO, polls: true,
     async run(t) {
       const path = `${repoPath(t)}?all=true`;
       const r = await t.request({ path });

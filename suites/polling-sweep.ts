@@ -1,10 +1,8 @@
 /**
  * One sweep of conditional requests over the polled endpoints, one check per (rule, endpoint) so the
  * coverage matrix credits each pair. A conditional request must wait out X-Poll-Interval after the
- * read whose validator it sends back, so the reads come first: the event timelines were just read
- * (and polled) by events.etag-304-every-timeline, the notification reads by VALIDATOR_READS; each
- * check of the sweep finds its read among the replies the run already had (`reuse`), and the client's
- * pacing waits out the largest interval once, before the first conditional request, not once per endpoint.
+ * read whose validator it sends back: the polling checks read for themselves and are started together
+ * (`polls`), so the run waits out the interval once for all of them, not once per endpoint.
  */
 import { CATALOGUE } from '../spec/catalogue.js';
 import type { Reply } from '../src/client.js';
@@ -85,22 +83,25 @@ export const VALIDATOR_READS: CheckSpec = {
   },
 };
 
-/** The read of the sweep's endpoint (the run's earlier reply where there is one) and its conditional request. */
+/** The read of the sweep's endpoint, afresh (the check may run before the run's writes or after), and its conditional request. */
 async function poll(t: CheckContext, polled: Polled, between?: () => Promise<void>): Promise<{ path: string; sent: string; again: Reply }> {
   const path = await polled.path(t);
-  const read = await t.request({ path, reuse: true });
+  const read = await t.request({ path });
   if (read.status !== 200) return t.skip('inconclusive', `GET ${path} answered ${read.status}: no validator to send back`);
   const sent = read.headers[polled.validator];
   if (!sent) return t.skip('inconclusive', `GET ${path} answered without ${polled.validator === 'etag' ? 'an ETag' : 'Last-Modified'}: no conditional request can be made`);
+  const conditional = { path, headers: { [CONDITION[polled.validator]]: sent }, poll: true };
+  // Other checks may run during the wait: what `between` reads is read after it.
+  await t.untilPollable(conditional);
   await between?.();
-  const again = await t.request({ path, headers: { [CONDITION[polled.validator]]: sent }, poll: true });
+  const again = await t.request(conditional);
   return { path, sent, again };
 }
 
 /** "304 answers to conditional requests do not consume the rate limit", on each polled endpoint: core.used read (free) around the 304. */
 const notCounted = (polled: Polled): CheckSpec => ({
   id: `rate-limit.304-not-counted.${polled.endpoint}`, title: `A 304 from ${polled.endpoint} leaves core usage unchanged`, requirement: 'ratelimit.304-not-counted',
-  needs: { ...polled.needs, rateLimiting: true },
+  needs: { ...polled.needs, rateLimiting: true }, polls: true,
   async run(t) {
     let before: number | undefined;
     const { path, sent, again } = await poll(t, polled, async () => {
@@ -123,7 +124,7 @@ function judgeNotModified(t: CheckContext, path: string, validator: Validator, s
 /** "send it back unchanged in `If-Modified-Since`; with no news the answer is 304", on the single thread and its subscription. */
 const lastModified304 = (polled: Polled): CheckSpec => ({
   id: `conditional.last-modified-304.${polled.endpoint}`, title: `${polled.endpoint} answers 304 to its Last-Modified sent back unchanged in If-Modified-Since`,
-  requirement: 'cond.last-modified-304', needs: polled.needs,
+  requirement: 'cond.last-modified-304', needs: polled.needs, polls: true,
   async run(t) {
     const { path, sent, again } = await poll(t, polled);
     judgeNotModified(t, path, 'last-modified', sent, again);

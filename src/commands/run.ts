@@ -9,8 +9,7 @@ import { TRANSCRIPT_SCOPES } from '../../reports/transcripts.js';
 import { writeReports } from '../../reports/write.js';
 import { referenceProfileAt } from '../../reference/profile.js';
 import { requirement } from '../../spec/requirements/index.js';
-import { TOTAL_TIMEOUT_MS } from '../client.js';
-import { DEFAULT_MAX_TOTAL_WAIT_S, DEFAULT_MAX_WAIT_S } from '../client.js';
+import { DEFAULT_MAX_TOTAL_WAIT_S, DEFAULT_MAX_WAIT_S, TOTAL_TIMEOUT_MS } from '../client.js';
 import { EXIT, UserError } from '../exit-codes.js';
 import { JOURNAL_FILE } from '../journal.js';
 import type { RunResult, StopReason } from '../model.js';
@@ -18,6 +17,8 @@ import { loadProfile, type Profile } from '../profile.js';
 import { planChecks, runConformance } from '../runner.js';
 import { prepareReportDir, stepSummaryFile, warnStepSummary } from './outputs.js';
 import { POSITIVE, choiceOption, integerOption, listOption, maxBodyOption, numberOption, prefixOption, urlOption, vendorOption } from './values.js';
+import { waitingLine } from './waiting-line.js';
+
 
 const SECONDS = 'a positive number of seconds';
 
@@ -103,8 +104,7 @@ export async function runCommand(args: Args): Promise<void> {
       ...(args['allow-writes'] !== undefined ? { allowWrites: args['allow-writes'] } : {}),
       maxRequests: args['max-requests'], timeoutMs: args.timeout * 1000, totalTimeoutMs: args['total-timeout'] * 1000, maxBodyBytes: args['max-body'],
       maxWaitMs: args['max-wait'] * 1000, maxTotalWaitMs: args['max-total-wait'] * 1000, journalFile,
-      // A wait long enough to look like a hang is said, with how to end it.
-      onWait: quiet ? undefined : (ms, asked) => { if (ms >= 5000) process.stderr.write(`conformance: waiting ${Math.round(ms / 1000)} s as the target asked (${asked}); Ctrl-C to stop\n`); },
+      onWait: quiet ? undefined : waitingLine(process.stderr),
       onCheck: (check, i, total) => {
         if (verbose || check.outcome !== 'skip') sayNotices();
         if (verbose) process.stderr.write(`${progressLine(check, i, total)}\n`);

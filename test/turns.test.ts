@@ -1,0 +1,75 @@
+/**
+ * Waits in parallel: a check waiting for the target parks and the run goes on with independent
+ * checks, so checks facing one poll interval wait once; a check that changes the target waits until
+ * no check is parked; results keep plan order. The run's clock is virtual: it stands still but for
+ * the waits, which are counted, never waited. The reference asks for the platform's 60 s interval.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { referenceProfile } from '../reference/profile.js';
+import { startReference, type RunningReference } from '../reference/server.js';
+import type { Clock } from '../src/client.js';
+import type { CheckResult, RunResult } from '../src/model.js';
+import { runConformance } from '../src/runner.js';
+
+const INTERVAL_MS = 60_000;
+
+/** A clock that moves only when the run sleeps; each sleep is counted. */
+function virtualClock(): { clock: Clock; sleeps: number[] } {
+  let now = Date.now();
+  const sleeps: number[] = [];
+  return { sleeps, clock: { now: () => now, sleep: async (ms) => { sleeps.push(ms); now += ms; } } };
+}
+
+let reference: RunningReference;
+beforeAll(async () => {
+  reference = await startReference({ port: 0, pollIntervalSeconds: INTERVAL_MS / 1000 });
+});
+afterAll(() => reference.close());
+
+async function run(only: string[]): Promise<{ result: RunResult; sleeps: number[] }> {
+  const { clock, sleeps } = virtualClock();
+  const result = await runConformance({ profile: referenceProfile(reference), allowWrites: true, only, clock });
+  return { result, sleeps };
+}
+
+const byId = (result: RunResult, id: string): CheckResult => result.checks.find((c) => c.id === id)!;
+/** The transcript line of an exchange: method, path and the conditional header it sent, if any. */
+const sent = (result: RunResult, id: number): string => {
+  const { method, url, headers } = result.transcript[id - 1]!.request;
+  const condition = headers['if-none-match'] ? ' if-none-match' : headers['if-modified-since'] ? ' if-modified-since' : '';
+  return `${method} ${new URL(url).pathname}${condition}`;
+};
+
+describe('checks facing a poll interval', () => {
+  it('two independent checks wait once, not twice, and both judge their 304', async () => {
+    const { result, sleeps } = await run(['conditional.events-304', 'conditional.notifications-304']);
+    expect(result.checks.map((c) => [c.id, c.outcome])).toEqual([['conditional.events-304', 'pass'], ['conditional.notifications-304', 'pass']]);
+    expect(sleeps).toEqual([INTERVAL_MS]);
+    // The second check read while the first waited: both reads come before either conditional request.
+    const order = result.checks.flatMap((c) => c.exchanges).sort((a, b) => a - b).map((id) => sent(result, id));
+    expect(order.slice(0, 2).every((line) => !line.includes(' if-'))).toBe(true);
+  });
+
+  it('a check that does not wait runs while another waits, and results keep plan order', async () => {
+    const { result, sleeps } = await run(['conditional.events-304', 'conditional.poll-interval']);
+    expect(result.checks.map((c) => c.id)).toEqual(['conditional.events-304', 'conditional.poll-interval']);
+    expect(result.checks.every((c) => c.outcome === 'pass')).toBe(true);
+    expect(sleeps).toEqual([INTERVAL_MS]);
+    const conditional = byId(result, 'conditional.events-304').exchanges.at(-1)!;
+    expect(sent(result, conditional)).toContain('if-none-match');
+    expect(Math.max(...byId(result, 'conditional.poll-interval').exchanges)).toBeLessThan(conditional);
+  });
+});
+
+describe('a check that changes the target', () => {
+  it('runs only once no check is parked: the polling checks around it wait together before it, and their 304s stand', async () => {
+    // notifications.mark-read marks threads read, which changes what the repository listing's Last-Modified says.
+    const ids = ['notifications.repo-last-modified-304', 'notifications.mark-read', 'conditional.events-304'];
+    const { result, sleeps } = await run(ids);
+    expect(result.checks.map((c) => [c.id, c.outcome])).toEqual(ids.map((id) => [id, 'pass']));
+    expect(sleeps).toEqual([INTERVAL_MS]);
+    const writing = byId(result, 'notifications.mark-read').exchanges;
+    expect(writing.some((id) => sent(result, id).startsWith('PUT '))).toBe(true);
+    for (const id of [ids[0]!, ids[2]!]) expect(Math.max(...byId(result, id).exchanges)).toBeLessThan(Math.min(...writing));
+  });
+});
