@@ -14,13 +14,13 @@ import { ACCEPT, searchPath } from './cassettes.js';
 import { count, median } from './harness.js';
 import { load } from './load.js';
 import { CLI, spawnProxy } from './throughput.js';
+import { MB } from '../src/bounds.js';
 
 export interface FootprintResult {
   tables: string[];
   claims: string[];
 }
 
-const MB = 1024 * 1024;
 /** Peak memory of a process, printed on its way out (the last line of stderr). */
 const REPORT_PEAK = `data:text/javascript,process.on('exit',()=>process.stderr.write('\\nmaxrss='+process.resourceUsage().maxRSS+'\\n'))`;
 

@@ -1,5 +1,5 @@
 /** The command line as a user meets it: the compiled bin, real processes, exit codes and one-line errors. */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,23 +8,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseProfile } from '../src/profile.js';
 import { packagePath } from '../src/paths.js';
 import { call } from './helpers/reference.js';
+import { serve, stop } from './helpers/serve.js';
 
 const BIN = packagePath('bin', 'conformance.js');
 const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 20_000 });
-
-/** Starts `conformance reference` and resolves with its printed URL once it listens. */
-function serve(...args: string[]): Promise<{ url: string; stop: () => Promise<number | null> }> {
-  const child = spawn(process.execPath, [BIN, 'reference', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (\S+)/.exec(out);
-      if (m) resolve({ url: m[1]!, stop: () => new Promise((done) => { child.once('exit', (code) => done(code)); child.kill('SIGTERM'); }) });
-    });
-    child.once('exit', (code) => reject(new Error(`exited ${code}`)));
-  });
-}
 
 describe('conformance CLI', () => {
   const blockers: Server[] = [];
@@ -66,18 +53,19 @@ describe('conformance CLI', () => {
   });
 
   it('reference --port 0 prints its URL, serves, and stops cleanly on SIGTERM', async () => {
-    const server = await serve('--port', '0', '--prefix', '/api/v3');
+    const server = await serve(['reference', '--port', '0', '--prefix', '/api/v3']);
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v3$/);
     expect((await call(server.url, '/rate_limit')).status).toBe(200);
-    expect(await server.stop()).toBe(0);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
   });
 
   it('writes the reference profile with --write-profile', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'cli-')), 'target.json');
-    const server = await serve('--port', '0', '--write-profile', file);
+    const server = await serve(['reference', '--port', '0', '--write-profile', file]);
     const profile = parseProfile(JSON.parse(readFileSync(file, 'utf8')), file);
     expect(server.url.startsWith(profile.base_url)).toBe(true);
-    await server.stop();
+    await stop(server.child);
   });
 
   it('gives a one-line error and exit code 2 for a bad flag, an unknown fault, a bad port', () => {

@@ -6,7 +6,8 @@
  * uses it as it is; the proxy (proxy/redact.ts) puts credential placeholders on top.
  */
 import { headerSecrets, parseCredential, userPassword } from './credentials.js';
-import { MASK, MAX_JSON_DEPTH, MIN_LEARNED_LENGTH, PEM, PEM_MASK, SecretNames, USERINFO, type RedactionRules } from './rules.js';
+import { MAX_JSON_DEPTH } from '../bounds.js';
+import { MASK, MIN_LEARNED_LENGTH, PEM, PEM_MASK, SecretNames, USERINFO, type RedactionRules } from './rules.js';
 import { Secrets } from './secrets.js';
 import { decode, mapJson, maskForm, maskPairs } from './walk.js';
 

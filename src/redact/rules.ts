@@ -1,14 +1,13 @@
 /**
  * What redaction masks, as data: the names of secret fields, form pairs, query parameters and
- * headers, the text patterns that are secret whatever their context, and the bounds of the walk.
+ * headers, and the text patterns that are secret whatever their context.
  */
 import { SESSION_HEADER } from '../../proxy/protocol.js';
 
 export const MASK = '[REDACTED]';
 export const PEM_MASK = '[REDACTED PRIVATE KEY]';
-/** Stands for JSON nested deeper than MAX_JSON_DEPTH: reports must still serialize a hostile body. */
+/** Stands for JSON nested deeper than the walk's bound (src/bounds.ts): reports must still serialize a hostile body. */
 export const TOO_DEEP = '[TOO DEEP]';
-export const MAX_JSON_DEPTH = 128;
 /** Shorter secrets are not removed from free text: they would mangle unrelated words. */
 export const MIN_SECRET_LENGTH = 4;
 /** Values taken as secret only because of their name (a field, a pair, a cookie): short ones ("none", "dark") would mangle the rest. */

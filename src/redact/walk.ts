@@ -1,5 +1,6 @@
 /** The structural walkers: JSON values and `name=value` pairs (forms, query strings, URLs in text). */
-import { MASK, MAX_JSON_DEPTH, PAIR, TOO_DEEP } from './rules.js';
+import { MAX_JSON_DEPTH } from '../bounds.js';
+import { MASK, PAIR, TOO_DEEP } from './rules.js';
 
 type Container = Record<string, unknown> | unknown[];
 

@@ -8,6 +8,9 @@ export interface Served {
   child: ChildProcess;
   /** The URL it printed as `listening on URL`. */
   url: string;
+  /** The exit code, once it has exited. */
+  exited: Promise<number | null>;
+  stdout(): string;
   stderr(): string;
 }
 
@@ -17,6 +20,7 @@ export function serve(args: readonly string[], timeoutMs = 20_000): Promise<Serv
   let out = '';
   let err = '';
   child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -27,7 +31,7 @@ export function serve(args: readonly string[], timeoutMs = 20_000): Promise<Serv
       const m = /listening on (\S+)/.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve({ child, url: m[1]!, stderr: () => err });
+        resolve({ child, url: m[1]!, exited, stdout: () => out, stderr: () => err });
       }
     });
     child.once('exit', (code) => {

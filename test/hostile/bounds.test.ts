@@ -4,9 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { vendorNames } from '../../spec/vendor.js';
-import { MAX_JSON_DEPTH } from '../../src/bounds.js';
+import { MAX_JSON_DEPTH, MB } from '../../src/bounds.js';
 import { Client, TargetUnreachable } from '../../src/client.js';
-import { deepJson, endless, hostileServer, MB, trickle, within, type Hostile } from './helpers.js';
+import { deepJson, endless, hostileServer, trickle, within, type Hostile } from './helpers.js';
 
 const TOTAL_MS = 1500;
 
@@ -72,8 +72,11 @@ describe('a JSON body nested deeper than the depth limit', () => {
     expect(() => JSON.stringify(client.transcript)).not.toThrow();
   });
 
-  it('is parsed at the limit itself, and brackets inside strings do not count', async () => {
-    expect((await get('/at-depth')).jsonError).toBeUndefined();
+  it('is parsed at the limit itself, kept whole in the transcript, and brackets inside strings do not count', async () => {
+    const at = await get('/at-depth');
+    expect(at.jsonError).toBeUndefined();
+    // The redactor walks as deep as the client parses: a body it parsed is not cut in the report.
+    expect(client.transcript.find((x) => x.id === at.exchange)!.response?.body).toEqual(JSON.parse(deepJson(MAX_JSON_DEPTH)));
     const strings = await get('/brackets-in-strings');
     expect(strings.jsonError).toBeUndefined();
     expect(strings.json).toEqual({ text: `${'[{'.repeat(1000)}\\"[` });

@@ -2,6 +2,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { listen } from '../../src/listen.js';
+import { MB } from '../../src/bounds.js';
 
 export interface Hostile {
   url: string;
@@ -49,7 +50,6 @@ export function deepJson(depth: number): string {
   return '['.repeat(depth) + ']'.repeat(depth);
 }
 
-export const MB = 1024 * 1024;
 export const GZIP_BOMB_BYTES = 1024 * MB;
 const MEMBER_BYTES = 64 * MB;
 let bomb: Buffer | undefined;

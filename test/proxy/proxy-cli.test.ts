@@ -1,5 +1,5 @@
 /** `conformance proxy` as a user meets it: the compiled bin, a kill in the middle of recording, one-line errors with exit code 2. */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
@@ -8,26 +8,12 @@ import { createProxy, PROXY_HEADER } from '../../proxy/server.js';
 import { startReference, type RunningReference } from '../../reference/server.js';
 import { packagePath } from '../../src/paths.js';
 import { call } from '../helpers/reference.js';
+import { serve } from '../helpers/serve.js';
 import { tempCassette } from './helpers.js';
 
 const BIN = packagePath('bin', 'conformance.js');
 const run = (...args: string[]) => spawnSync(process.execPath, [BIN, 'proxy', ...args], { encoding: 'utf8', timeout: 20_000 });
 
-/** Starts `conformance proxy` and resolves with the child and its printed URL once it listens. */
-function serve(...args: string[]): Promise<{ child: ChildProcess; url: string; line: string }> {
-  const child = spawn(process.execPath, [BIN, 'proxy', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (\S+)/.exec(out);
-      if (m) resolve({ child, url: m[1]!, line: out.split('\n')[0]! });
-    });
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
-}
-
-const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
 describe('conformance proxy', () => {
   let reference: RunningReference;
@@ -42,8 +28,7 @@ describe('conformance proxy', () => {
 
   it('killed in the middle of recording leaves only whole, parseable fixtures, and a cassette that loads', async () => {
     const fixtures = tempCassette();
-    const { child, url } = await serve('--record', '--target', reference.url, '--fixtures', fixtures, '--port', '0');
-    const dead = exited(child);
+    const { child, url, exited } = await serve(['proxy', '--record', '--target', reference.url, '--fixtures', fixtures, '--port', '0']);
     let answered = 0;
     const fire = async (i: number) => {
       try {
@@ -61,7 +46,7 @@ describe('conformance proxy', () => {
     while (answered < 40) await new Promise((r) => setTimeout(r, 5));
     child.kill('SIGKILL');
     await Promise.all(workers);
-    await dead;
+    await exited;
 
     const files = readdirSync(fixtures).filter((f) => f.endsWith('.json'));
     expect(files.length).toBeGreaterThan(40);
@@ -81,12 +66,11 @@ describe('conformance proxy', () => {
     const recorder = await createProxy({ mode: 'record', target: reference.url, fixtures, port: 0 });
     await call(recorder.url, '/events');
     await recorder.close();
-    const { child, url, line } = await serve('--replay', '--fixtures', fixtures, '--port', '0', '--prefix', '/api/v3');
-    expect(line).toMatch(/^proxy \(replay\) listening on http:\/\/127\.0\.0\.1:\d+\/api\/v3 \(1 fixtures in /);
+    const { child, url, stdout, exited } = await serve(['proxy', '--replay', '--fixtures', fixtures, '--port', '0', '--prefix', '/api/v3']);
+    expect(stdout().split('\n')[0]).toMatch(/^proxy \(replay\) listening on http:\/\/127\.0\.0\.1:\d+\/api\/v3 \(1 fixtures in /);
     expect((await call(url, '/events')).headers[PROXY_HEADER]).toBe('replayed');
-    const code = exited(child);
     child.kill('SIGTERM');
-    expect(await code).toBe(0);
+    expect(await exited).toBe(0);
   });
 
   it('gives one line and exit code 2 for bad flags, a missing target, a missing or malformed cassette, a port in use', async () => {
