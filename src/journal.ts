@@ -177,7 +177,7 @@ export class Journal {
 }
 
 /** Reads a journal file. A last line cut short is ignored: its write was never sent (each line is synced before). */
-export function readJournal(file: string): JournalState {
+function readJournal(file: string): JournalState {
   const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim());
   const state: JournalState = { targets: new Map(), outstanding: [], irreversible: [] };
   const settled = new Set<string>();

@@ -67,7 +67,7 @@ describe('the bundled cassette from the command line', () => {
     const proxy = await createProxy({ mode: 'replay', fixtures: BUNDLED_CASSETTE });
     const reports = mkdtempSync(join(tmpdir(), 'replay-cli-'));
     const run = () => new Promise<{ code: number; stdout: string }>((resolve) => {
-      execFile(process.execPath, [packagePath('bin', 'conformance.js'), '--base-url', proxy.url, '--profile', 'reference', '--allow-writes', '--quiet', '--timeout', '60', '--report-dir', reports],
+      execFile(process.execPath, [packagePath('bin', 'conformance.js'), '--base-url', proxy.url, '--profile', 'reference', '--allow-writes', '--quiet', '--report-dir', reports],
         (err, stdout) => resolve({ code: err ? Number(err.code) : 0, stdout }));
     });
     try {
