@@ -20,10 +20,13 @@ export interface VendorNames {
   textMatchMediaTypeV3: string;
 }
 
+/** A vendor word: lowercase letters, digits and dashes (service, github). */
+export const VENDOR_WORD = /^[a-z][a-z0-9-]*$/;
+
 const DISPLAY: Record<string, string> = { service: 'Service', github: 'GitHub' };
 
 export function vendorNames(word: VendorWord = 'service'): VendorNames {
-  if (!/^[a-z][a-z0-9-]*$/.test(word)) throw new Error(`invalid vendor word "${word}" (lowercase letters, digits, dashes)`);
+  if (!VENDOR_WORD.test(word)) throw new Error(`invalid vendor word "${word}" (lowercase letters, digits, dashes)`);
   const display = DISPLAY[word] ?? word.charAt(0).toUpperCase() + word.slice(1);
   return {
     word,

@@ -3,6 +3,7 @@
  * what was typed (yargs alone turns `--port abc` into NaN and lets it through).
  */
 import { DEFAULT_MAX_BODY_MB, MB } from '../bounds.js';
+import { VENDOR_WORD } from '../../spec/vendor.js';
 import { UserError } from '../exit-codes.js';
 
 interface Range {
@@ -72,7 +73,7 @@ export function vendorOption(describe: string, fallback?: string) {
     type: 'string' as const, describe, ...(fallback !== undefined ? { default: fallback } : {}),
     coerce: (raw: unknown): string => {
       const text = typed(raw);
-      if (!/^[a-z][a-z0-9-]*$/.test(text)) throw new UserError(`--vendor must be a lowercase word such as service or github, got "${text}"`);
+      if (!VENDOR_WORD.test(text)) throw new UserError(`--vendor must be a lowercase word such as service or github, got "${text}"`);
       return text;
     },
   };
