@@ -14,7 +14,7 @@ import { ACCEPT, searchPath } from './cassettes.js';
 import { count, median } from './harness.js';
 import { load } from './load.js';
 import { CLI, spawnProxy } from './throughput.js';
-import { MB } from '../src/bounds.js';
+import { MB } from '../core/bounds.js';
 
 export interface FootprintResult {
   tables: string[];

@@ -8,8 +8,8 @@
 import { referenceProfile } from '../reference/profile.js';
 import { startReference } from '../reference/server.js';
 import { createProxy, type RunningProxy } from '../proxy/server.js';
-import type { Profile } from '../src/profile.js';
-import type { RunResult } from '../src/model.js';
+import type { Profile } from '../core/profile.js';
+import type { RunResult } from '../core/model.js';
 import { EMBEDDED_POLL_INTERVAL_SECONDS, runConformance } from '../src/runner.js';
 import { ratio, row, timed, type Row } from './harness.js';
 

@@ -1,5 +1,5 @@
 /** Bodies as a cassette stores them: JSON when they are JSON (diff-friendly), text when UTF-8, base64 otherwise. */
-import { nestsDeeper } from '../src/bounds.js';
+import { nestsDeeper } from '../core/bounds.js';
 import type { StoredBody } from './interaction.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

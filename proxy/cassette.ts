@@ -14,7 +14,7 @@
  */
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../src/fs-atomic.js';
+import { writeFileAtomic } from '../core/fs-atomic.js';
 import { isMethod, type Interaction, type RecordedRequest, type StoredBody } from './interaction.js';
 import { DIGEST, freshIdentityTable, type IdentityTable } from './identities.js';
 import { Lru } from './lru.js';

@@ -5,7 +5,7 @@
  * (an upstream's ETag means nothing for a body rewritten to the proxy's address).
  */
 import { createHash } from 'node:crypto';
-import { notModified } from '../src/conditional.js';
+import { notModified } from '../core/conditional.js';
 import type { Answer } from './answer.js';
 
 export interface ConditionalRequest {

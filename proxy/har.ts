@@ -4,7 +4,7 @@
  * cannot say in custom `_`-prefixed fields, so import∘export gives the interactions back.
  */
 import { STATUS_CODES } from 'node:http';
-import { readPackageJson } from '../src/paths.js';
+import { readPackageJson } from '../core/paths.js';
 import type { CassetteMeta } from './cassette.js';
 import { isMethod, type Interaction, type RecordedRequest, type RecordedResponse, type StoredBody } from './interaction.js';
 

@@ -5,7 +5,7 @@
  * every rate-limit header and GET /rate_limit from them.
  */
 import type { RateCategory } from '../spec/limits.js';
-import { quotaTable, rateLimitHeaders, RateLimiter, type RateStatus } from '../reference/rate-limiter.js';
+import { quotaTable, rateLimitHeaders, RateLimiter, type RateStatus } from '../core/rate-limiter.js';
 import { jsonAnswer, type Answer } from './answer.js';
 
 export interface RateRequest {

@@ -1,14 +1,14 @@
 /**
  * Removes secrets from an exchange before it is keyed or stored, with the one redactor
- * (src/redact/) and credential placeholders on top. The same rules run on the live request before
+ * (core/redact/) and credential placeholders on top. The same rules run on the live request before
  * matching, so a redacted fixture matches the request that produced it. Credentials become stable
  * placeholders (`token#1`), so different callers still match differently; every secret value seen
  * is also scrubbed from the rest of the exchange (an echo). Redacting an exchange already redacted
  * changes nothing, so a cassette's own HAR goes through it again on import.
  */
-import { parseCredential } from '../src/redact/credentials.js';
-import { Redactor } from '../src/redact/redactor.js';
-import { MASK, type RedactionRules } from '../src/redact/rules.js';
+import { parseCredential } from '../core/redact/credentials.js';
+import { Redactor } from '../core/redact/redactor.js';
+import { MASK, type RedactionRules } from '../core/redact/rules.js';
 import { mapStrings, storeBody } from './body.js';
 import type { Identities } from './identities.js';
 import type { RecordedRequest, RecordedResponse, StoredBody } from './interaction.js';

@@ -6,11 +6,11 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { matchEndpoint, type Endpoint } from '../spec/catalogue.js';
-import { bodyLimit, BoundedBuffer, DEFAULT_MAX_BODY_BYTES } from '../src/bounds.js';
-import { listen, normalizePrefix } from '../src/listen.js';
-import { urlSecrets } from '../src/redact/credentials.js';
-import type { Redactor } from '../src/redact/redactor.js';
-import type { RequestLog } from '../src/request-log.js';
+import { bodyLimit, BoundedBuffer, DEFAULT_MAX_BODY_BYTES } from '../core/bounds.js';
+import { listen, normalizePrefix } from '../core/listen.js';
+import { urlSecrets } from '../core/redact/credentials.js';
+import type { Redactor } from '../core/redact/redactor.js';
+import type { RequestLog } from '../core/request-log.js';
 import { jsonAnswer, type Answer } from './answer.js';
 import { bodyBytes, mapStrings, storeBody } from './body.js';
 import { Cassette, type Entry, type OpenOptions } from './cassette.js';
@@ -21,11 +21,11 @@ import { KnownRequests } from './known-requests.js';
 import { ExchangeRedactor, mergeRules } from './redact.js';
 import { compose, type Exchange, type ProxyMode, type Source, type Stage } from './stage.js';
 import { builtinStages, type SynthesisOptions } from './stages.js';
-import { FIXTURE_HEADER, PROXY_HEADER, SESSION_HEADER } from './protocol.js';
+import { FIXTURE_HEADER, PROXY_HEADER, SESSION_HEADER } from '../core/protocol.js';
 import { RenderedAnswers, type Rendered } from './rendered.js';
 import { endToEnd, Upstream, UPSTREAM_TOTAL_TIMEOUT_MS, UpstreamError } from './upstream.js';
 
-export { FIXTURE_HEADER, PROXY_HEADER, SESSION_HEADER } from './protocol.js';
+export { FIXTURE_HEADER, PROXY_HEADER, SESSION_HEADER } from '../core/protocol.js';
 
 export interface ProxyOptions extends SynthesisOptions {
   mode: ProxyMode;

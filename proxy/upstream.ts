@@ -7,7 +7,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } 
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { bodyLimit, BoundedBuffer } from '../src/bounds.js';
+import { bodyLimit, BoundedBuffer } from '../core/bounds.js';
 
 /** Headers that belong to one connection, never forwarded or stored (RFC 9110 section 7.6.1). */
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade'];

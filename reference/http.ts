@@ -65,7 +65,7 @@ export function notFound(): HandlerResult {
 }
 
 // Handlers format times with it; it lives apart so the rate limiter (imported by state.ts) need not import this file.
-export { timestamp } from './timestamp.js';
+export { timestamp } from '../core/timestamp.js';
 
 /** Parses the spec's timestamp form (and any ISO 8601 Date accepts); NaN when invalid. */
 export function parseTimestamp(value: string): number {

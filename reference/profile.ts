@@ -1,5 +1,5 @@
 /** The reference's own target profile, derived from its world so nothing is written twice. */
-import type { Profile, ProfileToken, TokenName } from '../src/profile.js';
+import type { Profile, ProfileToken, TokenName } from '../core/profile.js';
 import { SCENARIOS } from './areas/imports/plan.js';
 import { DEFAULT_REF } from './areas/code-scanning/corpus.js';
 import { COMMON_KEYWORD, LARGE_FILE_KEYWORD, OFF_BRANCH_KEYWORD } from './areas/search/corpus.js';
@@ -64,6 +64,9 @@ export function referenceProfile(running: RunningReference, vendor = 'service'):
     },
   };
 }
+
+/** The profile name that stands for the reference's own profile (`--profile reference`). */
+export const BUILTIN_PROFILE = 'reference';
 
 /**
  * The reference's profile aimed at another base URL (`--profile reference`): for targets that

@@ -9,18 +9,18 @@ import { matchEndpoint } from '../spec/catalogue.js';
 import type { RateCategory } from '../spec/limits.js';
 import { vendorNames, type VendorNames } from '../spec/vendor.js';
 import { API_VERSIONS } from '../spec/vocabulary.js';
-import { notModified } from '../src/conditional.js';
-import { listen, normalizePrefix } from '../src/listen.js';
-import type { RequestLog } from '../src/request-log.js';
+import { notModified } from '../core/conditional.js';
+import { listen, normalizePrefix } from '../core/listen.js';
+import type { RequestLog } from '../core/request-log.js';
 import { AREAS, createState } from './areas/index.js';
 import { authenticate } from './auth.js';
 import { resolveFaults } from './faults.js';
 import { error, type Caller, type Handler, type HandlerContext, type HandlerResult } from './http.js';
 import { DEFAULT_LOCKOUT, type LockoutPolicy } from './lockout.js';
 import { acceptedPermissions, admit, ssoRefusal } from './policy.js';
-import { quotaTable, rateLimitHeaders } from './rate-limiter.js';
+import { quotaTable, rateLimitHeaders } from '../core/rate-limiter.js';
 import type { ReferenceState } from './state.js';
-import { withMilliseconds } from './timestamp.js';
+import { withMilliseconds } from '../core/timestamp.js';
 
 export interface ReferenceOptions {
   /** 0 picks a free port. */

@@ -1,6 +1,6 @@
 /** Everything a running reference remembers, shared by the pipeline and the area handlers. */
 import type { Lockout } from './lockout.js';
-import type { RateLimiter } from './rate-limiter.js';
+import type { RateLimiter } from '../core/rate-limiter.js';
 import type { World } from './world.js';
 
 /**

@@ -2,9 +2,9 @@
  * The terminal summary, compact: failures and warnings in full, every suite as one line of counts
  * (passes and skips are counted, not listed; `--verbose` adds a line per check as it finishes).
  */
-import type { CheckResult, RunResult } from '../src/model.js';
+import type { CheckResult, RunResult } from '../core/model.js';
 import { comparisonLines, type Comparison } from './gate.js';
-import { terminalText } from './inert.js';
+import { terminalText } from '../core/inert.js';
 import { bySuite, countsLine, requestsLine } from './summary.js';
 
 /** Findings listed per check before "… N more". */

@@ -4,8 +4,8 @@
  * failure that now passes is reported, so the file stays honest.
  */
 import { readFileSync } from 'node:fs';
-import { EXIT, UserError } from '../src/exit-codes.js';
-import type { RunResult } from '../src/model.js';
+import { EXIT, UserError } from '../core/exit-codes.js';
+import type { RunResult } from '../core/model.js';
 
 export interface Expectations {
   /** Check id → why it is known to fail. */

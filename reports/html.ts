@@ -5,7 +5,7 @@
  * script and every network request.
  */
 import { createHash } from 'node:crypto';
-import { OUTCOMES, type ExchangeRecord, type RunResult } from '../src/model.js';
+import { OUTCOMES, type ExchangeRecord, type RunResult } from '../core/model.js';
 import type { Comparison } from './gate.js';
 import { SCRIPT, STYLE } from './html-assets.js';
 import { bySuite, requestsLine, stoppedHeading } from './summary.js';

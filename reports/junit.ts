@@ -3,7 +3,7 @@
  * stable id), failures with the spec sentence and the request, skips with their reason, warnings
  * and information as properties.
  */
-import type { CheckResult, RunResult } from '../src/model.js';
+import type { CheckResult, RunResult } from '../core/model.js';
 import { bySuite, stoppedLine } from './summary.js';
 
 const escape = (s: string) => s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!)

@@ -1,7 +1,7 @@
 /** A short Markdown summary: counts, a table per suite, each failure and warning with its spec sentence, then changes and the comparison. */
-import type { RunResult } from '../src/model.js';
+import type { RunResult } from '../core/model.js';
 import { comparisonLines, type Comparison } from './gate.js';
-import { markdownText } from './inert.js';
+import { markdownText } from '../core/inert.js';
 import { bySuite, countsLine, requestsLine, stoppedLine } from './summary.js';
 
 export function markdownReport(result: RunResult, comparison?: Comparison): string {

@@ -1,5 +1,5 @@
 /** Counts per suite, shared by every report so they all say the same thing. */
-import { OUTCOMES, type CheckResult, type Outcome, type RunResult } from '../src/model.js';
+import { OUTCOMES, type CheckResult, type Outcome, type RunResult } from '../core/model.js';
 
 export interface SuiteSummary {
   suite: string;

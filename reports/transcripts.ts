@@ -4,7 +4,7 @@
  * are kept: those of failing and warning checks, and, when the run stopped, the setup's own probes.
  * The result is already redacted, so bodies are cut after redaction, never before.
  */
-import type { ExchangeRecord, RunResult } from '../src/model.js';
+import type { ExchangeRecord, RunResult } from '../core/model.js';
 
 export const TRANSCRIPT_SCOPES = ['failing', 'all'] as const;
 export type TranscriptScope = (typeof TRANSCRIPT_SCOPES)[number];

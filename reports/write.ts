@@ -1,8 +1,8 @@
 /** Writes the reports of a run into a directory, each file whole (temporary file, then rename). */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../src/fs-atomic.js';
-import type { RunResult } from '../src/model.js';
+import { writeFileAtomic } from '../core/fs-atomic.js';
+import type { RunResult } from '../core/model.js';
 import type { Comparison } from './gate.js';
 import { htmlReport } from './html.js';
 import { junitReport } from './junit.js';

@@ -10,7 +10,7 @@ import { UNITS_BY_DOC, GAPS, REASON_KINDS, type ReasonKind } from '../spec/units
 import { buildMatrix, classify, MATRIX_FILE, observeChecks, type Matrix, type Pair } from '../src/coverage.js';
 import { faultMatrix, unitFaults, type FaultMatrix } from '../src/fault-coverage.js';
 import { FAULTS } from '../reference/faults.js';
-import { packagePath } from '../src/paths.js';
+import { packagePath } from '../core/paths.js';
 
 /** One requirement a line, so a change shows as a small diff. */
 export function formatMatrix(matrix: Matrix): string {

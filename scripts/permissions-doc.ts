@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { MATRIX_CATEGORIES, PERMISSION_MATRIX, type Level, type MatrixRow } from '../spec/permissions.js';
-import { packagePath } from '../src/paths.js';
+import { packagePath } from '../core/paths.js';
 
 export const PERMISSIONS_DOC = packagePath('docs', 'permissions.md');
 

@@ -8,9 +8,9 @@ import { pathToFileURL } from 'node:url';
 import { createProxy } from '../proxy/server.js';
 import { referenceProfile } from '../reference/profile.js';
 import { startReference } from '../reference/server.js';
-import { packagePath } from '../src/paths.js';
+import { packagePath } from '../core/paths.js';
 import { EMBEDDED_POLL_INTERVAL_SECONDS, runConformance } from '../src/runner.js';
-import type { RunResult } from '../src/model.js';
+import type { RunResult } from '../core/model.js';
 
 export const BUNDLED_CASSETTE = packagePath('fixtures', 'reference-full-run');
 

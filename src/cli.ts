@@ -1,9 +1,9 @@
 /** `conformance` command line. Every failure a user can cause is one line on stderr and a documented exit code. */
 import yargs from 'yargs';
-import { terminalText } from '../reports/inert.js';
-import { EXIT, UserError } from './exit-codes.js';
-import { readPackageJson } from './paths.js';
-import { Redactor } from './redact/redactor.js';
+import { terminalText } from '../core/inert.js';
+import { EXIT, UserError } from '../core/exit-codes.js';
+import { readPackageJson } from '../core/paths.js';
+import { Redactor } from '../core/redact/redactor.js';
 
 export async function main(argv: string[]): Promise<void> {
   // A reader that stops early (`conformance --list | head`) is not an error.

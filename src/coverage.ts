@@ -7,7 +7,7 @@
 import { matchEndpoint } from '../spec/catalogue.js';
 import { GOVERNS } from '../spec/coverage/governs.js';
 import { KNOWN_UNCOVERED, PAIR_REASONS, type PairReason } from '../spec/coverage/exemptions.js';
-import type { ExchangeRecord } from './model.js';
+import type { ExchangeRecord } from '../core/model.js';
 import { runConformance } from './runner.js';
 
 /** requirement -> governed endpoint -> ids of the checks covering the pair (empty: uncovered). */

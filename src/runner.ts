@@ -1,6 +1,6 @@
 /**
  * Runs suites against a target: resolves the profile (or starts the embedded reference),
- * probes the setup once (src/preflight.ts), runs each check through the one client, and returns the
+ * probes the setup once (core/preflight.ts), runs each check through the one client, and returns the
  * structured result. `runConformance` is the programmatic API.
  */
 import { requirement } from '../spec/requirements/index.js';
@@ -8,14 +8,14 @@ import { vendorNames } from '../spec/vendor.js';
 import { referenceProfile } from '../reference/profile.js';
 import { startReference, type RunningReference } from '../reference/server.js';
 import { SUITES } from '../suites/index.js';
-import { BudgetExhausted, Client, Interrupted, TargetUnreachable, WaitRefused, type Clock, type Wait } from './client.js';
-import { UserError } from './exit-codes.js';
-import { Journal, undoRequest } from './journal.js';
-import { preflight, unmetNeed, type Preflight } from './preflight.js';
+import { BudgetExhausted, Client, Interrupted, TargetUnreachable, WaitRefused, type Clock, type Wait } from '../core/client.js';
+import { UserError } from '../core/exit-codes.js';
+import { Journal, undoRequest } from '../core/journal.js';
+import { preflight, unmetNeed, type Preflight } from '../core/preflight.js';
 import { nothingChecked, tokenlessNotice } from './skips.js';
-import { OUTCOMES, type CheckResult, type Outcome, type RunResult } from './model.js';
-import { profileSecrets, type Profile } from './profile.js';
-import { CheckContext, SkipSignal, suiteOf, type CheckSpec, type Suite } from './suite.js';
+import { OUTCOMES, type CheckResult, type Outcome, type RunResult } from '../core/model.js';
+import { profileSecrets, type Profile } from '../core/profile.js';
+import { CheckContext, SkipSignal, suiteOf, type CheckSpec, type Suite } from '../core/suite.js';
 import { Turns } from './turns.js';
 
 export interface RunOptions {

@@ -1,7 +1,7 @@
 /** What skipped checks needed: the notice of a profile without tokens, and the diagnosis of a run that checked nothing. */
-import { SKIP_FIXES, type CheckResult, type SkipReason } from './model.js';
-import type { Profile } from './profile.js';
-import type { CheckSpec } from './suite.js';
+import { SKIP_FIXES, type CheckResult, type SkipReason } from '../core/model.js';
+import type { Profile } from '../core/profile.js';
+import type { CheckSpec } from '../core/suite.js';
 
 const NO_PROFILE_FIX = 'no profile: write one with `conformance reference --write-profile <file>` as an example, see docs/profile.md';
 

@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Unit } from '../spec/units/types.js';
-import { PACKAGE_ROOT } from './paths.js';
+import { PACKAGE_ROOT } from '../core/paths.js';
 
 export type DocNumber = 1 | 2;
 

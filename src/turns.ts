@@ -4,8 +4,8 @@
  * parks, and the runner goes on with other checks meanwhile. When every check in hand is parked, the
  * run waits once, until the earliest of them may go on; a parked check goes on only between turns.
  */
-import type { Client, Wait } from './client.js';
-import { Interrupted } from './client.js';
+import type { Client, Wait } from '../core/client.js';
+import { Interrupted } from '../core/client.js';
 
 interface Parked extends Wait {
   index: number;

@@ -6,9 +6,9 @@
  */
 import { LIMITS } from '../spec/limits.js';
 import { DISMISSED_REASONS } from '../spec/vocabulary.js';
-import type { Reply } from '../src/client.js';
-import { expectRefusal } from '../src/refusal.js';
-import type { CheckContext, CheckSpec } from '../src/suite.js';
+import type { Reply } from '../core/client.js';
+import { expectRefusal } from '../core/refusal.js';
+import type { CheckContext, CheckSpec } from '../core/suite.js';
 import { alerts, patchAlert, type Alert } from './alerts-http.js';
 import { link, linkPath } from './links.js';
 

@@ -1,7 +1,7 @@
 /** Requests the code-scanning checks share: alert listings and journaled alert updates. */
-import type { Reply } from '../src/client.js';
-import type { TokenName } from '../src/profile.js';
-import type { CheckContext } from '../src/suite.js';
+import type { Reply } from '../core/client.js';
+import type { TokenName } from '../core/profile.js';
+import type { CheckContext } from '../core/suite.js';
 
 export interface Alert {
   number: number;

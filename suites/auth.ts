@@ -1,8 +1,8 @@
 /** Authentication: token schemes, refused passwords, 401s, 404/403 without access, permissions header, single sign-on, classic-only notifications. */
-import type { Reply } from '../src/client.js';
-import { NOT_CLASSIC_TOKENS } from '../src/profile.js';
-import { expectRefusal, judgeRefusal } from '../src/refusal.js';
-import type { CheckContext, Suite } from '../src/suite.js';
+import type { Reply } from '../core/client.js';
+import { NOT_CLASSIC_TOKENS } from '../core/profile.js';
+import { expectRefusal, judgeRefusal } from '../core/refusal.js';
+import type { CheckContext, Suite } from '../core/suite.js';
 import { compareSchemes } from './token-schemes.js';
 
 const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;

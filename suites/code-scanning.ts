@@ -1,8 +1,8 @@
 /** Code scanning alerts: refusals, the organization listing, filters, ordering, page size, cursors, and (with writes allowed) the PATCH transitions. */
 import { LIMITS } from '../spec/limits.js';
-import type { Reply } from '../src/client.js';
-import { expectRefusal } from '../src/refusal.js';
-import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
+import type { Reply } from '../core/client.js';
+import { expectRefusal } from '../core/refusal.js';
+import type { CheckContext, CheckSpec, Suite } from '../core/suite.js';
 import { alertListingChecks } from './alert-listings.js';
 import { alerts, patchAlert, type Alert, type AlertState } from './alerts-http.js';
 import { link, linkPath } from './links.js';

@@ -1,5 +1,5 @@
 /** Conditional requests and polling: ETag / If-None-Match on events, Last-Modified / If-Modified-Since on notifications, X-Poll-Interval. */
-import type { Suite } from '../src/suite.js';
+import type { Suite } from '../core/suite.js';
 import { ETAG_304_EVERY_TIMELINE } from './event-timelines.js';
 import { pollingSweep, VALIDATOR_READS } from './polling-sweep.js';
 

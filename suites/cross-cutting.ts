@@ -16,10 +16,10 @@
 import { CATALOGUE, type Endpoint } from '../spec/catalogue.js';
 import { GOVERNS } from '../spec/coverage/governs.js';
 import { API_VERSIONS } from '../spec/vocabulary.js';
-import type { Reply, RequestOptions } from '../src/client.js';
-import { NOT_CLASSIC_TOKENS, type TokenName } from '../src/profile.js';
-import { expectRefusal, judgeRefusal } from '../src/refusal.js';
-import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
+import type { Reply, RequestOptions } from '../core/client.js';
+import { NOT_CLASSIC_TOKENS, type TokenName } from '../core/profile.js';
+import { expectRefusal, judgeRefusal } from '../core/refusal.js';
+import type { CheckContext, CheckSpec, Suite } from '../core/suite.js';
 import { ANONYMOUS, ensureImport, reach, SEARCH_CALLER, skipWithoutImport, type UnchangingWrite } from './requests.js';
 
 interface Rule {

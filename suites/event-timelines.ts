@@ -4,9 +4,9 @@
  * showing the caller can see a private event the timeline must leave out.
  */
 import { LIMITS } from '../spec/limits.js';
-import type { Reply } from '../src/client.js';
-import type { TokenName } from '../src/profile.js';
-import type { CheckContext, CheckSpec } from '../src/suite.js';
+import type { Reply } from '../core/client.js';
+import type { TokenName } from '../core/profile.js';
+import type { CheckContext, CheckSpec } from '../core/suite.js';
 import { link, linkPath } from './links.js';
 
 interface EventBody { public: boolean; repo?: { name?: string } }

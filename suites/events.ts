@@ -1,8 +1,8 @@
 /** Events: the nine timelines' stated rules, read-only. Times are judged by the server's own Date header. */
 import { LIMITS } from '../spec/limits.js';
-import type { Reply } from '../src/client.js';
-import { expectRefusal } from '../src/refusal.js';
-import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
+import type { Reply } from '../core/client.js';
+import { expectRefusal } from '../core/refusal.js';
+import type { CheckContext, CheckSpec, Suite } from '../core/suite.js';
 import { timelineChecks } from './event-timelines.js';
 
 interface EventBody { created_at: string; public: boolean }

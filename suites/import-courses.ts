@@ -4,7 +4,7 @@
  * a new import after detection_found_nothing, credentials restarting the import (not detection),
  * and the record's large-file figures agreeing with the large files listed.
  */
-import type { CheckContext, CheckSpec } from '../src/suite.js';
+import type { CheckContext, CheckSpec } from '../core/suite.js';
 import { course, follow, importPath, RESTING, start, url, type ImportRecord } from './imports-http.js';
 
 interface Author { id: number; name?: string; email?: string }

@@ -1,6 +1,6 @@
 /** Requests the import checks share: starting an import (journaled for deletion) and following its course. */
-import type { Reply } from '../src/client.js';
-import type { CheckContext } from '../src/suite.js';
+import type { Reply } from '../core/client.js';
+import type { CheckContext } from '../core/suite.js';
 
 export interface ImportRecord {
   status: string;

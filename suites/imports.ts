@@ -5,9 +5,9 @@
  * everywhere (it is retired) gets every check skipped with that reason.
  */
 import { LIMITS } from '../spec/limits.js';
-import { expectRefusal } from '../src/refusal.js';
-import type { Reply } from '../src/client.js';
-import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
+import { expectRefusal } from '../core/refusal.js';
+import type { Reply } from '../core/client.js';
+import type { CheckContext, CheckSpec, Suite } from '../core/suite.js';
 import { importCourseChecks } from './import-courses.js';
 import { course, follow, importPath, start, url, type ImportRecord } from './imports-http.js';
 

@@ -1,10 +1,10 @@
 /**
- * Every scenario module, in run order (users name a check's suite by its id prefix, src/suite.ts):
+ * Every scenario module, in run order (users name a check's suite by its id prefix, core/suite.ts):
  * the search-counting checks come first, so their searches are the ones the schema checks read;
  * the cross-cutting checks follow the schema checks, whose search replies serve as their controls,
  * and precede the writes; the lockout module runs last so no other check is locked out.
  */
-import type { Suite } from '../src/suite.js';
+import type { Suite } from '../core/suite.js';
 import { authSuite } from './auth.js';
 import { codeScanningSuite } from './code-scanning.js';
 import { conditionalSuite } from './conditional.js';

@@ -3,8 +3,8 @@
  * stays on the target's API (same scheme, host and port, below the prefix, no userinfo): the spec's
  * links never point elsewhere, and following one that does would hand the token to another server.
  */
-import type { Reply } from '../src/client.js';
-import type { CheckContext } from '../src/suite.js';
+import type { Reply } from '../core/client.js';
+import type { CheckContext } from '../core/suite.js';
 
 /** The URL of a Link relation, e.g. rel="next". */
 export function link(reply: Reply, rel: string): string | undefined {

@@ -13,9 +13,9 @@
 import { CATALOGUE, matchEndpoint, type Endpoint } from '../spec/catalogue.js';
 import { GOVERNS } from '../spec/coverage/governs.js';
 import { LIMITS } from '../spec/limits.js';
-import type { Client, Reply, RequestOptions } from '../src/client.js';
-import { expectRefusal } from '../src/refusal.js';
-import { SkipSignal, type CheckContext, type CheckSpec, type Suite } from '../src/suite.js';
+import type { Client, Reply, RequestOptions } from '../core/client.js';
+import { expectRefusal } from '../core/refusal.js';
+import { SkipSignal, type CheckContext, type CheckSpec, type Suite } from '../core/suite.js';
 import { ensureImport, reach, REQUESTS, skipWithoutImport, type Identity, type UnchangingWrite } from './requests.js';
 
 /** The request the lockout check makes with invalid and valid credentials. */

@@ -5,9 +5,9 @@
  * `ignored` default, and classic-only on the endpoints besides GET /notifications.
  */
 import { LIMITS } from '../spec/limits.js';
-import { NOT_CLASSIC_TOKENS } from '../src/profile.js';
-import { expectRefusal } from '../src/refusal.js';
-import type { CheckContext, CheckSpec } from '../src/suite.js';
+import { NOT_CLASSIC_TOKENS } from '../core/profile.js';
+import { expectRefusal } from '../core/refusal.js';
+import type { CheckContext, CheckSpec } from '../core/suite.js';
 import { ignoreFirstThread, threads, type Subscription, type Thread } from './notifications-http.js';
 
 const CLASSIC: CheckSpec['needs'] = { tokens: ['classic'] };

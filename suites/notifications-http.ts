@@ -1,5 +1,5 @@
 /** Requests the notification checks share: thread listings and journaled subscription changes. */
-import type { CheckContext } from '../src/suite.js';
+import type { CheckContext } from '../core/suite.js';
 
 export interface Thread { id: string; updated_at: string; unread: boolean; repository?: { full_name?: string } }
 export interface Subscription { subscribed: boolean; ignored: boolean }

@@ -1,6 +1,6 @@
 /** Notifications: ordering, page caps and the listing filters; with writes allowed, marking as read and the subscription transitions. */
 import { LIMITS } from '../spec/limits.js';
-import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
+import type { CheckContext, CheckSpec, Suite } from '../core/suite.js';
 import { notificationReadChecks, notificationWriteChecks } from './notification-variants.js';
 import { ignoreFirstThread, keepSubscription, threads, type Subscription, type Thread } from './notifications-http.js';
 

@@ -4,9 +4,9 @@
  */
 import type { Endpoint } from '../spec/catalogue.js';
 import { LEVEL_RANK } from '../spec/permissions.js';
-import type { Reply } from '../src/client.js';
-import type { Profile, TokenName } from '../src/profile.js';
-import type { CheckContext } from '../src/suite.js';
+import type { Reply } from '../core/client.js';
+import type { Profile, TokenName } from '../core/profile.js';
+import type { CheckContext } from '../core/suite.js';
 
 export type Need = NonNullable<Endpoint['permission']>;
 

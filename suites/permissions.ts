@@ -8,10 +8,10 @@
  */
 import { CATALOGUE, type Endpoint } from '../spec/catalogue.js';
 import { PERMISSION_MATRIX } from '../spec/permissions.js';
-import type { Reply } from '../src/client.js';
-import type { TokenName } from '../src/profile.js';
-import { expectRefusal } from '../src/refusal.js';
-import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
+import type { Reply } from '../core/client.js';
+import type { TokenName } from '../core/profile.js';
+import { expectRefusal } from '../core/refusal.js';
+import type { CheckContext, CheckSpec, Suite } from '../core/suite.js';
 import { patchAlert } from './alerts-http.js';
 import { importPath, start, url } from './imports-http.js';
 import { describeNeed, holding, judgeHeader, lacking, PERMISSION_TOKENS, type Need } from './permission-tokens.js';

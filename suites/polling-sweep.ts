@@ -5,8 +5,8 @@
  * (`polls`), so the run waits out the interval once for all of them, not once per endpoint.
  */
 import { CATALOGUE } from '../spec/catalogue.js';
-import type { Reply } from '../src/client.js';
-import type { CheckContext, CheckSpec } from '../src/suite.js';
+import type { Reply } from '../core/client.js';
+import type { CheckContext, CheckSpec } from '../core/suite.js';
 import { login, TIMELINES } from './event-timelines.js';
 import { counter, status } from './rate-limit.js';
 import { REQUESTS } from './requests.js';

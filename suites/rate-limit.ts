@@ -3,8 +3,8 @@ import { CATALOGUE } from '../spec/catalogue.js';
 import { GOVERNS } from '../spec/coverage/governs.js';
 import { RATE_CATEGORIES } from '../spec/limits.js';
 import { LIMITS } from '../spec/limits.js';
-import type { Reply } from '../src/client.js';
-import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
+import type { Reply } from '../core/client.js';
+import type { CheckContext, CheckSpec, Suite } from '../core/suite.js';
 import { ensureImport, reach, REQUESTS, skipWithoutImport } from './requests.js';
 
 interface Status { limit: number; remaining: number; reset: number; used: number }

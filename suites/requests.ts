@@ -3,9 +3,9 @@
  * a catalogue endpoint as such (schema conformance, the cross-cutting rules checked per endpoint).
  */
 import type { Endpoint } from '../spec/catalogue.js';
-import type { Reply, RequestOptions } from '../src/client.js';
-import type { ProfileResources, TokenName } from '../src/profile.js';
-import type { CheckContext } from '../src/suite.js';
+import type { Reply, RequestOptions } from '../core/client.js';
+import type { ProfileResources, TokenName } from '../core/profile.js';
+import type { CheckContext } from '../core/suite.js';
 import { journalImport, putImport, startedImport } from './imports-http.js';
 import { keepSubscription } from './notifications-http.js';
 import { setupRequest } from './token-schemes.js';

@@ -6,9 +6,9 @@
  */
 import { CATALOGUE, endpointById, type Endpoint } from '../spec/catalogue.js';
 import { GOVERNS } from '../spec/coverage/governs.js';
-import { judgeRefusal } from '../src/refusal.js';
-import { grade, type Finding } from '../src/schemas.js';
-import type { CheckSpec, Suite } from '../src/suite.js';
+import { judgeRefusal } from '../core/refusal.js';
+import { grade, type Finding } from '../core/schemas.js';
+import type { CheckSpec, Suite } from '../core/suite.js';
 import { ANONYMOUS, ensureImport, reach, REQUESTS, skipWithoutImport } from './requests.js';
 
 /** Which stated field list each success schema enforces. */

@@ -6,10 +6,10 @@
 import { endpointById } from '../spec/catalogue.js';
 import { LIMITS } from '../spec/limits.js';
 import { VALIDATION_FAILED } from '../spec/vocabulary.js';
-import { judgeQuotedMessage } from '../src/wording.js';
-import type { Reply, RequestOptions } from '../src/client.js';
-import { expectRefusal } from '../src/refusal.js';
-import type { CheckContext, CheckSpec } from '../src/suite.js';
+import { judgeQuotedMessage } from '../core/wording.js';
+import type { Reply, RequestOptions } from '../core/client.js';
+import { expectRefusal } from '../core/refusal.js';
+import type { CheckContext, CheckSpec } from '../core/suite.js';
 import { REQUESTS, SEARCH_CALLER, spareSearchCaller } from './requests.js';
 
 interface TextMatch { object_url?: unknown; object_type?: unknown; property?: unknown; fragment?: unknown; matches?: { text?: unknown; indices?: unknown }[] }

@@ -1,10 +1,10 @@
 /** Search: the 422 rules, access filtering, page caps, the 1,000-result cap, ordering and text matches. */
 import { LIMITS } from '../spec/limits.js';
 import { VALIDATION_FAILED } from '../spec/vocabulary.js';
-import type { Reply, RequestOptions } from '../src/client.js';
-import { expectRefusal } from '../src/refusal.js';
-import type { CheckContext, CheckSpec, Suite } from '../src/suite.js';
-import { judgeQuotedMessage } from '../src/wording.js';
+import type { Reply, RequestOptions } from '../core/client.js';
+import { expectRefusal } from '../core/refusal.js';
+import type { CheckContext, CheckSpec, Suite } from '../core/suite.js';
+import { judgeQuotedMessage } from '../core/wording.js';
 import { spareSearchCaller } from './requests.js';
 import { endpointChecks, judgeTextMatchFields } from './search-endpoints.js';
 

@@ -3,8 +3,8 @@
  * in each scheme. Whichever scheme reaches the success is the other's control; neither reaching it
  * judges nothing.
  */
-import type { Reply, RequestOptions } from '../src/client.js';
-import type { CheckContext } from '../src/suite.js';
+import type { Reply, RequestOptions } from '../core/client.js';
+import type { CheckContext } from '../core/suite.js';
 
 const SCHEMES = ['Bearer', 'token'] as const;
 const SOURCE = 'Authentication: both `Bearer <TOKEN>` and `token <TOKEN>` are accepted';

@@ -1,7 +1,7 @@
 /** Versioning: both listed API versions and both media types, probed on public events; what the spec leaves open is only observed. */
 import { API_VERSIONS } from '../spec/vocabulary.js';
-import { PUBLIC_PROBE } from '../src/preflight.js';
-import type { Suite } from '../src/suite.js';
+import { PUBLIC_PROBE } from '../core/preflight.js';
+import type { Suite } from '../core/suite.js';
 
 export const versioningSuite: Suite = {
   name: 'versioning',

@@ -1,17 +1,32 @@
 /**
- * The project's import graph has no cycles: dependencies point one way (for the reference,
- * areas → shared helpers, and only reference/areas/index.ts imports the areas). Type-only
- * imports count too: a cycle of types still ties the modules together.
+ * The project's import graph points one way. Between folders: down the floors of LAYERS (spec
+ * data, core primitives, the four middle folders that never import one another, the runner and
+ * commands; scripts, benches and tests outside). Within a folder: no cycles (for the reference,
+ * areas → shared helpers, and only reference/areas/index.ts imports the areas). Type-only imports
+ * count too: a cycle of types still ties the modules together.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import madge from 'madge';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const DIRS = ['src', 'spec', 'suites', 'reference', 'proxy', 'reports', 'scripts', 'bench', 'test'];
+const DIRS = ['core', 'src', 'spec', 'suites', 'reference', 'proxy', 'reports', 'scripts', 'bench', 'test'];
+
+/** Each folder's floor: a folder may import only folders on lower floors (and itself). */
+const LAYERS: Record<string, number> = {
+  spec: 0, core: 1, suites: 2, reference: 2, proxy: 2, reports: 2, src: 3, scripts: 4, bench: 4, test: 5,
+};
+
+/** Every import from one folder into another that does not point to a lower floor. */
+function importsNotPointingDown(graph: Record<string, string[]>): string[] {
+  const folder = (file: string) => file.split('/')[0]!;
+  return Object.entries(graph).flatMap(([from, tos]) => tos
+    .filter((to) => folder(to) !== folder(from) && !(LAYERS[folder(to)]! < LAYERS[folder(from)]!))
+    .map((to) => `${from} -> ${to}`));
+}
 
 /** The import graph of the TypeScript files under `dirs` of `root`, resolved as tsc resolves them. */
 function importGraph(root: string, dirs: readonly string[]) {
@@ -35,6 +50,20 @@ describe('import graph', () => {
     expect(graph.circular()).toEqual([]);
   });
 
+  it('points down the floors: no folder imports a folder on its own floor or above', () => {
+    expect(Object.keys(LAYERS).sort()).toEqual([...DIRS].sort());
+    expect(importsNotPointingDown(graph.obj())).toEqual([]);
+  });
+
+  it('reports an import sideways between middle folders and one pointing up (the check can fail)', () => {
+    const fixture = {
+      'proxy/rate-limits.ts': ['reference/rate-limiter.ts', 'core/client.ts'],
+      'core/client.ts': ['src/runner.ts', 'spec/limits.ts'],
+      'src/runner.ts': ['suites/index.ts'],
+    };
+    expect(importsNotPointingDown(fixture)).toEqual(['proxy/rate-limits.ts -> reference/rate-limiter.ts', 'core/client.ts -> src/runner.ts']);
+  });
+
   it('reports a cycle closed by a type-only import (the check can fail)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'import-cycle-'));
     try {
@@ -47,5 +76,37 @@ describe('import graph', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+/** The files a module loads when imported: its static value imports, followed (type-only imports are erased). */
+function loadedBy(entry: string): Set<string> {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    for (const m of text.matchAll(/^(?:import|export)\s+(?!type\b)(?:[^;']*?\sfrom\s+)?'(\.[^']+)'/gm)) {
+      visit(normalize(join(dirname(file), m[1]!)).replace(/\.js$/, '.ts'));
+    }
+  };
+  visit(entry);
+  return seen;
+}
+
+describe('each command loads only the modules it uses', () => {
+  const folders = (entry: string) => new Set([...loadedBy(entry)].map((f) => f.split('/')[0]));
+  it.each([
+    ['src/commands/proxy.ts', ['core', 'proxy', 'spec', 'src']],
+    ['src/commands/reference.ts', ['core', 'reference', 'spec', 'src']],
+    ['src/commands/undo.ts', ['core', 'reference', 'spec', 'src']],
+    ['src/commands/validate.ts', ['core', 'src']],
+    ['src/cli.ts', ['core', 'src']],
+  ])('%s loads only %j', (entry, allowed) => {
+    expect([...folders(entry)].sort()).toEqual(allowed);
+  });
+
+  it('the run command does load the suites and the reports (the check can fail)', () => {
+    expect(folders('src/commands/run.ts')).toEqual(new Set(['core', 'reference', 'reports', 'spec', 'src', 'suites']));
   });
 });

@@ -6,7 +6,7 @@ import { FAULTS } from '../reference/faults.js';
 import { AREAS } from '../reference/areas/index.js';
 import { CATALOGUE } from '../spec/catalogue.js';
 import { REQUIREMENTS } from '../spec/requirements/index.js';
-import { PACKAGE_ROOT, packagePath } from '../src/paths.js';
+import { PACKAGE_ROOT, packagePath } from '../core/paths.js';
 import { planChecks } from '../src/runner.js';
 
 const SPEC_DIR = join(PACKAGE_ROOT, '..', 'shared', 'spec');

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOption } from '../src/commands/values.js';
-import type { RunResult } from '../src/model.js';
+import type { RunResult } from '../core/model.js';
 import { runCli } from './helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cli-values-'));

@@ -5,8 +5,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseProfile } from '../src/profile.js';
-import { packagePath } from '../src/paths.js';
+import { parseProfile } from '../core/profile.js';
+import { packagePath } from '../core/paths.js';
 import { call } from './helpers/reference.js';
 import { serve, stop } from './helpers/serve.js';
 

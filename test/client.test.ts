@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceProfile } from '../reference/profile.js';
 import { startReference, type RunningReference } from '../reference/server.js';
 import { vendorNames } from '../spec/vendor.js';
-import { Client } from '../src/client.js';
+import { Client } from '../core/client.js';
 
 let ref: RunningReference;
 let client: Client;

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceProfile } from '../reference/profile.js';
 import { startReference, type RunningReference } from '../reference/server.js';
-import type { RunResult } from '../src/model.js';
-import { packagePath } from '../src/paths.js';
+import type { RunResult } from '../core/model.js';
+import { packagePath } from '../core/paths.js';
 import { lastLine, runCli } from './helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'console-cli-'));

@@ -6,7 +6,7 @@ import { PAIR_REASONS } from '../spec/coverage/exemptions.js';
 import { REQUIREMENTS } from '../spec/requirements/index.js';
 import { REASON_KINDS } from '../spec/units/index.js';
 import { buildMatrix, classify, MATRIX_FILE, observeChecks, staleExemptions, type Matrix } from '../src/coverage.js';
-import { packagePath } from '../src/paths.js';
+import { packagePath } from '../core/paths.js';
 
 const ENDPOINT_IDS = new Set(CATALOGUE.map((e) => e.id));
 const REQUIREMENT_IDS = new Set(REQUIREMENTS.map((r) => r.id));

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../spec/catalogue.js';
 import { OPENAPI_CONTRADICTIONS } from '../spec/openapi-contradictions.js';
-import { validateDocument } from '../src/schemas.js';
+import { validateDocument } from '../core/schemas.js';
 import { publishedExamples } from './helpers/openapi-examples.js';
 
 const examples = publishedExamples();

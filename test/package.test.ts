@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import semver from 'semver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT, readPackageJson } from '../src/paths.js';
+import { PACKAGE_ROOT, readPackageJson } from '../core/paths.js';
 
 interface PackageJson { version: string; engines: { node: string }; dependencies: Record<string, string> }
 const pkg = readPackageJson<PackageJson>('package.json');

@@ -9,10 +9,10 @@ import { PERMISSIONS_DOC, renderPermissionsDoc } from '../scripts/permissions-do
 import { CATALOGUE } from '../spec/catalogue.js';
 import { MATRIX_CATEGORIES, PERMISSION_MATRIX, type MatrixRow } from '../spec/permissions.js';
 import { vendorNames } from '../spec/vendor.js';
-import type { Client, Reply } from '../src/client.js';
-import type { Journal } from '../src/journal.js';
-import type { Profile } from '../src/profile.js';
-import { CheckContext } from '../src/suite.js';
+import type { Client, Reply } from '../core/client.js';
+import type { Journal } from '../core/journal.js';
+import type { Profile } from '../core/profile.js';
+import { CheckContext } from '../core/suite.js';
 import { permissionsSuite } from '../suites/permissions.js';
 import { judgeHeader } from '../suites/permission-tokens.js';
 

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../reference/server.js';
 import { referenceProfile } from '../reference/profile.js';
 import { runConformance } from '../src/runner.js';
-import type { CheckResult, RunResult } from '../src/model.js';
+import type { CheckResult, RunResult } from '../core/model.js';
 import {
   htmlBadGateway, passedOnNothing, rateLimitingOff, rateLimitingOffQuotas, refuseBearer, refuseVendorMediaType, rejectTokens, serverErrors, startAlteredReference, type AlteredReference,
 } from './helpers/altered-reference.js';

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceProfile } from '../reference/profile.js';
 import { startReference, type RunningReference } from '../reference/server.js';
-import { UserError } from '../src/exit-codes.js';
-import { loadProfile, parseProfile, profileSecrets } from '../src/profile.js';
+import { UserError } from '../core/exit-codes.js';
+import { loadProfile, parseProfile, profileSecrets } from '../core/profile.js';
 import { call } from './helpers/reference.js';
 
 describe('target profile', () => {

@@ -13,7 +13,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { packagePath } from '../src/paths.js';
+import { packagePath } from '../core/paths.js';
 
 const RECIPE_MS = 90_000;
 const LISTEN_MS = 20_000;

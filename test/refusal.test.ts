@@ -4,10 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { vendorNames } from '../spec/vendor.js';
-import type { Client, Reply, RequestOptions } from '../src/client.js';
-import type { Journal } from '../src/journal.js';
-import { expectRefusal, judgeRefusal } from '../src/refusal.js';
-import { CheckContext, type CheckSpec } from '../src/suite.js';
+import type { Client, Reply, RequestOptions } from '../core/client.js';
+import type { Journal } from '../core/journal.js';
+import { expectRefusal, judgeRefusal } from '../core/refusal.js';
+import { CheckContext, type CheckSpec } from '../core/suite.js';
 
 const spec: CheckSpec = { id: 'test.refusal', title: 'a refusal', requirement: 'search.max-operators', run: async () => undefined };
 

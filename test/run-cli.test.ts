@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packagePath } from '../src/paths.js';
+import { packagePath } from '../core/paths.js';
 import { lastLine, runCli } from './helpers/cli.js';
 
 const BIN = packagePath('bin', 'conformance.js');

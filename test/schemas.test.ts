@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../spec/catalogue.js';
 import { RATE_CATEGORIES } from '../spec/limits.js';
 import { ALERT_STATES, DISMISSED_REASONS, IMPORT_STATUSES, NOTIFICATION_REASONS, USE_LFS_VALUES } from '../spec/vocabulary.js';
-import { grade, schemaNames, schemaOf, validateDocument } from '../src/schemas.js';
+import { grade, schemaNames, schemaOf, validateDocument } from '../core/schemas.js';
 
 const subscription = () => ({
   subscribed: true, ignored: false, reason: null, created_at: '2026-01-02T03:04:05Z',

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceProfile } from '../reference/profile.js';
 import { startReference, type RunningReference } from '../reference/server.js';
-import type { Clock } from '../src/client.js';
-import type { CheckResult, RunResult } from '../src/model.js';
+import type { Clock } from '../core/client.js';
+import type { CheckResult, RunResult } from '../core/model.js';
 import { runConformance } from '../src/runner.js';
 
 const INTERVAL_MS = 60_000;

@@ -1,7 +1,7 @@
 /** Quoted messages: other letter case is a warning (GitHub answers "Validation Failed"), other words a failure. */
 import { describe, expect, it } from 'vitest';
 import { VALIDATION_FAILED } from '../spec/vocabulary.js';
-import { judgeQuotedMessage, wordingOf } from '../src/wording.js';
+import { judgeQuotedMessage, wordingOf } from '../core/wording.js';
 
 const judged = (actual: unknown) => {
   const seen = { fail: [] as string[], warn: [] as string[] };

@@ -4,7 +4,7 @@
  */
 import type { AreaInit } from '../area.js';
 import { Lockout, type LockoutPolicy } from '../lockout.js';
-import { RateLimiter, type QuotaTable } from '../rate-limiter.js';
+import { RateLimiter, type QuotaTable } from '../../core/rate-limiter.js';
 import type { ReferenceState } from '../state.js';
 import { World } from '../world.js';
 import { codeScanningArea, type CodeScanningState } from './code-scanning.js';

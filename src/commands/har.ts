@@ -9,10 +9,10 @@ import { Identities } from '../../proxy/identities.js';
 import { ExchangeRedactor, mergeRules } from '../../proxy/redact.js';
 import { cassetteKeys, UNSTORED_REQUEST_HEADERS, UNSTORED_RESPONSE_HEADERS } from '../../proxy/server.js';
 import { endToEnd } from '../../proxy/upstream.js';
-import { UserError } from '../exit-codes.js';
+import { UserError } from '../../core/exit-codes.js';
 import { listOption, urlOption } from './values.js';
-import { writeFileAtomic } from '../fs-atomic.js';
-import { normalizePrefix } from '../listen.js';
+import { writeFileAtomic } from '../../core/fs-atomic.js';
+import { normalizePrefix } from '../../core/listen.js';
 
 /** Response headers of HAR from other tools that the proxy never stores either; HAR holds the decoded text, so its encoding goes too. */
 const UNSTORED_RESPONSE = [...UNSTORED_RESPONSE_HEADERS, 'content-encoding'];

@@ -4,7 +4,7 @@
  */
 import { appendFileSync, existsSync, mkdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { UserError } from '../exit-codes.js';
+import { UserError } from '../../core/exit-codes.js';
 
 /** Kernel views dressed as directories: a report written there is lost or never finishes. */
 const NOT_DIRECTORIES = ['/proc', '/sys', '/dev'];

@@ -5,11 +5,11 @@ import { createProxy, type RunningProxy } from '../../proxy/server.js';
 import { DEFAULT_CACHE_BYTES } from '../../proxy/rendered.js';
 import type { ProxyMode } from '../../proxy/stage.js';
 import { UPSTREAM_TOTAL_TIMEOUT_MS } from '../../proxy/upstream.js';
-import { MB } from '../bounds.js';
-import { EXIT, UserError } from '../exit-codes.js';
-import { Redactor } from '../redact/redactor.js';
-import { urlSecrets } from '../redact/credentials.js';
-import { stderrLog } from '../request-log.js';
+import { MB } from '../../core/bounds.js';
+import { EXIT, UserError } from '../../core/exit-codes.js';
+import { Redactor } from '../../core/redact/redactor.js';
+import { urlSecrets } from '../../core/redact/credentials.js';
+import { stderrLog } from '../../core/request-log.js';
 import { POSITIVE, integerOption, listOption, maxBodyOption, numberOption, numberOrWordOption, portOption, prefixOption, urlOption } from './values.js';
 
 const MODES = ['record', 'replay', 'record-missing', 'passthrough'] as const satisfies readonly ProxyMode[];

@@ -2,9 +2,9 @@
 import type { Argv } from 'yargs';
 import { referenceProfile } from '../../reference/profile.js';
 import { startReference, type RunningReference } from '../../reference/server.js';
-import { EXIT, UserError } from '../exit-codes.js';
-import { writeFileAtomic } from '../fs-atomic.js';
-import { stderrLog } from '../request-log.js';
+import { EXIT, UserError } from '../../core/exit-codes.js';
+import { writeFileAtomic } from '../../core/fs-atomic.js';
+import { stderrLog } from '../../core/request-log.js';
 import { portOption, prefixOption, vendorOption } from './values.js';
 
 export function referenceOptions(y: Argv) {

@@ -3,17 +3,17 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Argv } from 'yargs';
 import { consoleSummary, progressLine } from '../../reports/console.js';
-import { terminalText } from '../../reports/inert.js';
+import { terminalText } from '../../core/inert.js';
 import { compare, gateExitCode, loadBaseline, loadExpectations } from '../../reports/gate.js';
 import { TRANSCRIPT_SCOPES } from '../../reports/transcripts.js';
 import { writeReports } from '../../reports/write.js';
-import { referenceProfileAt } from '../../reference/profile.js';
+import { BUILTIN_PROFILE, referenceProfileAt } from '../../reference/profile.js';
 import { requirement } from '../../spec/requirements/index.js';
-import { DEFAULT_MAX_TOTAL_WAIT_S, DEFAULT_MAX_WAIT_S, TOTAL_TIMEOUT_MS } from '../client.js';
-import { EXIT, UserError } from '../exit-codes.js';
-import { JOURNAL_FILE } from '../journal.js';
-import type { RunResult, StopReason } from '../model.js';
-import { loadProfile, type Profile } from '../profile.js';
+import { DEFAULT_MAX_TOTAL_WAIT_S, DEFAULT_MAX_WAIT_S, TOTAL_TIMEOUT_MS } from '../../core/client.js';
+import { EXIT, UserError } from '../../core/exit-codes.js';
+import { JOURNAL_FILE } from '../../core/journal.js';
+import type { RunResult, StopReason } from '../../core/model.js';
+import { loadProfile, type Profile } from '../../core/profile.js';
 import { planChecks, runConformance } from '../runner.js';
 import { prepareReportDir, stepSummaryFile, warnStepSummary } from './outputs.js';
 import { POSITIVE, choiceOption, integerOption, listOption, maxBodyOption, numberOption, prefixOption, urlOption, vendorOption } from './values.js';
@@ -53,7 +53,6 @@ export function runOptions(y: Argv) {
 type Args = Awaited<ReturnType<typeof runOptions>['argv']>;
 
 /** `--profile reference` names the built-in reference's own profile instead of a file. */
-export const BUILTIN_PROFILE = 'reference';
 
 export async function runCommand(args: Args): Promise<void> {
   // Before any request (the built-in profile asks the target): a wrong place to write costs a second, not a run.

@@ -3,13 +3,12 @@
  * undo failed), newest first, with the tokens of the profile given, and says what could not be undone.
  */
 import type { Argv } from 'yargs';
-import { referenceProfileAt } from '../../reference/profile.js';
+import { BUILTIN_PROFILE, referenceProfileAt } from '../../reference/profile.js';
 import { vendorNames } from '../../spec/vendor.js';
-import { Client } from '../client.js';
-import { EXIT, UserError } from '../exit-codes.js';
-import { Journal, undoRequest, type JournalState } from '../journal.js';
-import { loadProfile, profileSecrets, type Profile } from '../profile.js';
-import { BUILTIN_PROFILE } from './run.js';
+import { Client } from '../../core/client.js';
+import { EXIT, UserError } from '../../core/exit-codes.js';
+import { Journal, undoRequest, type JournalState } from '../../core/journal.js';
+import { loadProfile, profileSecrets, type Profile } from '../../core/profile.js';
 import { urlOption } from './values.js';
 
 /** Seconds to wait for each answer, as a run does by default. */

@@ -1,8 +1,8 @@
 /** `conformance validate RESOURCE FILE`: grade a saved JSON document against a resource schema. */
 import { readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
-import { EXIT, UserError } from '../exit-codes.js';
-import { schemaNames, validateDocument } from '../schemas.js';
+import { EXIT, UserError } from '../../core/exit-codes.js';
+import { schemaNames, validateDocument } from '../../core/schemas.js';
 
 export function validateOptions(y: Argv) {
   return y

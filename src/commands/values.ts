@@ -2,9 +2,9 @@
  * Flag values checked as the command line is parsed: a wrong one is one line naming the flag and
  * what was typed (yargs alone turns `--port abc` into NaN and lets it through).
  */
-import { DEFAULT_MAX_BODY_MB, MB } from '../bounds.js';
+import { DEFAULT_MAX_BODY_MB, MB } from '../../core/bounds.js';
 import { VENDOR_WORD } from '../../spec/vendor.js';
-import { UserError } from '../exit-codes.js';
+import { UserError } from '../../core/exit-codes.js';
 
 interface Range {
   min: number;

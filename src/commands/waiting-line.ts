@@ -2,8 +2,8 @@
  * The console's line while the run waits for the target: what for and until when. On a terminal it
  * is one line rewritten in place and cleared when the wait is over; elsewhere, a plain line per wait.
  */
-import { terminalText } from '../../reports/inert.js';
-import type { Wait } from '../client.js';
+import { terminalText } from '../../core/inert.js';
+import type { Wait } from '../../core/client.js';
 
 /** Only a wait long enough to look like a hang is said, with how to end it. */
 const SAID_FROM_MS = 5000;

@@ -7,11 +7,11 @@ import { createServer, type IncomingMessage } from 'node:http';
 import { request } from 'undici';
 import { afterAll, beforeAll } from 'vitest';
 import { runConformance, type RunOptions } from '../../src/runner.js';
-import { listen } from '../../src/listen.js';
+import { listen } from '../../core/listen.js';
 import { referenceProfile } from '../../reference/profile.js';
 import { startReference, type ReferenceOptions, type RunningReference } from '../../reference/server.js';
-import type { Profile } from '../../src/profile.js';
-import type { RunResult } from '../../src/model.js';
+import type { Profile } from '../../core/profile.js';
+import type { RunResult } from '../../core/model.js';
 
 export interface Answer {
   status: number;

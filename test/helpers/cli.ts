@@ -1,6 +1,6 @@
 /** Runs `conformance` as a user does: a child process, its exit status and both output streams. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { packagePath } from '../../src/paths.js';
+import { packagePath } from '../../core/paths.js';
 
 const BIN = packagePath('bin', 'conformance.js');
 

@@ -10,7 +10,7 @@ import type { Fault } from '../../reference/fault.js';
 import { brokenEndpoints, FAULT_GROUPS, KNOWN_ESCAPES } from '../../reference/faults.js';
 import { GOVERNS } from '../../spec/coverage/governs.js';
 import { MATRIX_FILE, type Matrix } from '../../src/coverage.js';
-import { packagePath } from '../../src/paths.js';
+import { packagePath } from '../../core/paths.js';
 import { planChecks, runConformance } from '../../src/runner.js';
 
 const planned = planChecks({ base_url: 'http://plan.invalid' }, {});

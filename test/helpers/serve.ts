@@ -1,6 +1,6 @@
 /** Starts a long-running `conformance` command (reference, proxy) as a user does, and stops it. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { packagePath } from '../../src/paths.js';
+import { packagePath } from '../../core/paths.js';
 
 const BIN = packagePath('bin', 'conformance.js');
 

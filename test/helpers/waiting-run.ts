@@ -5,7 +5,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JournalLine } from '../../src/journal.js';
+import type { JournalLine } from '../../core/journal.js';
 import { startCli, type RunningCli } from './cli.js';
 import { call } from './reference.js';
 

@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { vendorNames } from '../../spec/vendor.js';
-import { MAX_JSON_DEPTH, MB } from '../../src/bounds.js';
-import { Client, TargetUnreachable } from '../../src/client.js';
+import { MAX_JSON_DEPTH, MB } from '../../core/bounds.js';
+import { Client, TargetUnreachable } from '../../core/client.js';
 import { deepJson, endless, hostileServer, trickle, within, type Hostile } from './helpers.js';
 
 const TOTAL_MS = 1500;

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { listen } from '../../src/listen.js';
+import { listen } from '../../core/listen.js';
 
 /** A secret no output can hold by chance: random, with characters that percent-encoding changes. */
 export const secret = (label: string) => `${randomBytes(9).toString('base64url')}/${label}+${randomBytes(6).toString('hex')}`;

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { Cassette, INDEX_FILE, META_FILE } from '../../proxy/cassette.js';
 import type { Interaction } from '../../proxy/interaction.js';
 import { cassetteKeys } from '../../proxy/server.js';
-import { EXIT } from '../../src/exit-codes.js';
+import { EXIT } from '../../core/exit-codes.js';
 import { runCli } from '../helpers/cli.js';
 
 const request = { method: 'GET', path: '/notifications', query: {}, headers: {} };

@@ -7,8 +7,8 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT } from '../../src/exit-codes.js';
-import { listen } from '../../src/listen.js';
+import { EXIT } from '../../core/exit-codes.js';
+import { listen } from '../../core/listen.js';
 import { runCli } from '../helpers/cli.js';
 
 const SECRET = 'ghp_looksfine\r\nX-Injected: yes';

@@ -1,8 +1,8 @@
 /** Hostile HTTP servers for the bounds tests: each misbehaves one way, and says when each answer's connection closed. */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { listen } from '../../src/listen.js';
-import { MB } from '../../src/bounds.js';
+import { listen } from '../../core/listen.js';
+import { MB } from '../../core/bounds.js';
 
 export interface Hostile {
   url: string;

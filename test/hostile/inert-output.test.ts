@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT } from '../../src/exit-codes.js';
+import { EXIT } from '../../core/exit-codes.js';
 import { json, startAlteredReference, type AlteredReference } from '../helpers/altered-reference.js';
 import { runCli } from '../helpers/cli.js';
 

@@ -6,12 +6,12 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { vendorNames } from '../../spec/vendor.js';
-import { Client } from '../../src/client.js';
-import { Journal } from '../../src/journal.js';
-import { listen } from '../../src/listen.js';
-import type { Profile } from '../../src/profile.js';
+import { Client } from '../../core/client.js';
+import { Journal } from '../../core/journal.js';
+import { listen } from '../../core/listen.js';
+import type { Profile } from '../../core/profile.js';
 import { runConformance } from '../../src/runner.js';
-import { CheckContext } from '../../src/suite.js';
+import { CheckContext } from '../../core/suite.js';
 import { linkPath } from '../../suites/links.js';
 import { startAlteredReference, type AlteredReference } from '../helpers/altered-reference.js';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../../src/runner.js';
-import type { RunResult } from '../../src/model.js';
+import type { RunResult } from '../../core/model.js';
 import { json, startAlteredReference, type Alteration, type Answer } from '../helpers/altered-reference.js';
 import { startCli } from '../helpers/cli.js';
 import { useReference } from '../helpers/reference.js';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProxy, PROXY_HEADER, type RunningProxy } from '../../proxy/server.js';
 import { call } from '../helpers/reference.js';
 import { cassetteFiles, tempCassette } from '../proxy/helpers.js';
-import { MB } from '../../src/bounds.js';
+import { MB } from '../../core/bounds.js';
 import { deepJson, endless, GZIP_BOMB_BYTES, gzipBomb, hostileServer, trickle, within, type Hostile } from './helpers.js';
 
 const TOTAL_MS = 1500;

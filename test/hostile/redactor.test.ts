@@ -13,11 +13,11 @@ import { freshIdentityTable, Identities } from '../../proxy/identities.js';
 import { ExchangeRedactor } from '../../proxy/redact.js';
 import { createProxy } from '../../proxy/server.js';
 import { vendorNames } from '../../spec/vendor.js';
-import { Client } from '../../src/client.js';
+import { Client } from '../../core/client.js';
 import { importHarCommand } from '../../src/commands/har.js';
-import { listen } from '../../src/listen.js';
-import { SecretNames, TOO_DEEP } from '../../src/redact/rules.js';
-import { mapJson } from '../../src/redact/walk.js';
+import { listen } from '../../core/listen.js';
+import { SecretNames, TOO_DEEP } from '../../core/redact/rules.js';
+import { mapJson } from '../../core/redact/walk.js';
 import { cassetteFiles, tempCassette } from '../proxy/helpers.js';
 import { leakedForms, OAUTH_PATH, OWN, secret, startEchoTarget, type EchoTarget } from './echo-target.js';
 

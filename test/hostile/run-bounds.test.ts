@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH } from '../../src/bounds.js';
+import { MAX_JSON_DEPTH } from '../../core/bounds.js';
 import { lastLine, runCli } from '../helpers/cli.js';
 import { deepJson, endless, hostileServer, trickle, type Hostile } from './helpers.js';
 

@@ -15,8 +15,8 @@ import { createProxy } from '../../proxy/server.js';
 import { referenceProfile, referenceProfileAt } from '../../reference/profile.js';
 import { startReference } from '../../reference/server.js';
 import { BUNDLED_CASSETTE } from '../../scripts/record-fixtures.js';
-import type { RunResult } from '../../src/model.js';
-import { packagePath } from '../../src/paths.js';
+import type { RunResult } from '../../core/model.js';
+import { packagePath } from '../../core/paths.js';
 import { runConformance, type RunOptions } from '../../src/runner.js';
 import { tempCassette } from './helpers.js';
 

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createProxy, PROXY_HEADER } from '../../proxy/server.js';
 import { BUNDLED_CASSETTE } from '../../scripts/record-fixtures.js';
 import { exportHarCommand, importHarCommand } from '../../src/commands/har.js';
-import { UserError } from '../../src/exit-codes.js';
+import { UserError } from '../../core/exit-codes.js';
 import { call, TOKENS } from '../helpers/reference.js';
 import { cassetteFiles, tempCassette } from './helpers.js';
 

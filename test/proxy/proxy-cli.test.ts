@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProxy, PROXY_HEADER } from '../../proxy/server.js';
 import { startReference, type RunningReference } from '../../reference/server.js';
-import { packagePath } from '../../src/paths.js';
+import { packagePath } from '../../core/paths.js';
 import { call } from '../helpers/reference.js';
 import { serve } from '../helpers/serve.js';
 import { tempCassette } from './helpers.js';

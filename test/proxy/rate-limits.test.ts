@@ -1,6 +1,6 @@
 /** Synthesized rate limits: the spec's numbers and counting rules, per session, identity and category. */
 import { describe, expect, it } from 'vitest';
-import { grade } from '../../src/schemas.js';
+import { grade } from '../../core/schemas.js';
 import type { Answer } from '../../proxy/answer.js';
 import { RateLimits, type RateRequest } from '../../proxy/rate-limits.js';
 

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { packagePath } from '../../src/paths.js';
+import { packagePath } from '../../core/paths.js';
 import { runCli } from '../helpers/cli.js';
 
 const BIN = packagePath('bin', 'conformance.js');

@@ -13,7 +13,7 @@ import { referenceProfile } from '../../reference/profile.js';
 import { startReference } from '../../reference/server.js';
 import { compare, type Comparison } from '../../reports/gate.js';
 import { writeReports } from '../../reports/write.js';
-import { OUTCOMES, type RunResult } from '../../src/model.js';
+import { OUTCOMES, type RunResult } from '../../core/model.js';
 import { runConformance } from '../../src/runner.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeReports } from '../../reports/write.js';
-import type { RunResult } from '../../src/model.js';
+import type { RunResult } from '../../core/model.js';
 import { runConformance } from '../../src/runner.js';
 
 describe('reports of an interrupted run', () => {

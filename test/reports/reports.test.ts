@@ -8,9 +8,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { referenceProfile } from '../../reference/profile.js';
 import { startReference } from '../../reference/server.js';
 import { writeReports } from '../../reports/write.js';
-import { OUTCOMES, SKIP_REASONS, STOP_REASONS, type RunResult } from '../../src/model.js';
-import { readPackageJson } from '../../src/paths.js';
-import { profileSecrets } from '../../src/profile.js';
+import { OUTCOMES, SKIP_REASONS, STOP_REASONS, type RunResult } from '../../core/model.js';
+import { readPackageJson } from '../../core/paths.js';
+import { profileSecrets } from '../../core/profile.js';
 import { runConformance } from '../../src/runner.js';
 
 describe('reports of a run with one fault', () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeReports } from '../../reports/write.js';
-import type { ExchangeRecord, RunResult } from '../../src/model.js';
+import type { ExchangeRecord, RunResult } from '../../core/model.js';
 import { runConformance } from '../../src/runner.js';
 
 const read = (dir: string) => JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as RunResult;

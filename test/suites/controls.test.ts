@@ -4,7 +4,7 @@
  * having seen only that answer, and no check that looks for a refusal takes it for one.
  */
 import { describe, expect, it } from 'vitest';
-import type { RunResult } from '../../src/model.js';
+import type { RunResult } from '../../core/model.js';
 import { onlyPreflightServed, passedOnNothing, runAgainst } from '../helpers/altered-reference.js';
 
 /** Checks that expect a refusal (401, 403, 404, 422 or an unstated 4xx), by the status they look for. */

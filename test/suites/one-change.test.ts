@@ -3,7 +3,7 @@
  * thing, nothing fails and no check passes having seen nothing; what cannot be judged is inconclusive.
  */
 import { describe, expect, it } from 'vitest';
-import type { CheckResult, RunResult } from '../../src/model.js';
+import type { CheckResult, RunResult } from '../../core/model.js';
 import type { RunOptions } from '../../src/runner.js';
 import {
   alertUpdateWithoutDismissal, passedOnNothing, rateLimitWithout, runAgainst, validationFailedCapitalised, withoutField, type Alteration,

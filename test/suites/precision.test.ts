@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceProfile } from '../../reference/profile.js';
 import { startReference, type RunningReference } from '../../reference/server.js';
-import { listen } from '../../src/listen.js';
+import { listen } from '../../core/listen.js';
 import { runConformance } from '../../src/runner.js';
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host']);

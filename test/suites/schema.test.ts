@@ -3,7 +3,7 @@
  * and it catches each kind of schema violation a named fault introduces.
  */
 import { describe, expect, it } from 'vitest';
-import type { CheckResult, RunResult } from '../../src/model.js';
+import type { CheckResult, RunResult } from '../../core/model.js';
 import { runConformance } from '../../src/runner.js';
 import { referenceProfile } from '../../reference/profile.js';
 import { startReference } from '../../reference/server.js';

@@ -9,8 +9,8 @@ import { LIMITS } from '../../spec/limits.js';
 import { referenceProfile } from '../../reference/profile.js';
 import { startReference } from '../../reference/server.js';
 import { matchEndpoint } from '../../spec/catalogue.js';
-import { packagePath } from '../../src/paths.js';
-import { PUBLIC_PROBE, RATE_PROBE } from '../../src/preflight.js';
+import { packagePath } from '../../core/paths.js';
+import { PUBLIC_PROBE, RATE_PROBE } from '../../core/preflight.js';
 import { planChecks, runConformance } from '../../src/runner.js';
 import { call } from '../helpers/reference.js';
 

@@ -2,11 +2,11 @@
  * What redaction masks, as data: the names of secret fields, form pairs, query parameters and
  * headers, and the text patterns that are secret whatever their context.
  */
-import { SESSION_HEADER } from '../../proxy/protocol.js';
+import { SESSION_HEADER } from '../protocol.js';
 
 export const MASK = '[REDACTED]';
 export const PEM_MASK = '[REDACTED PRIVATE KEY]';
-/** Stands for JSON nested deeper than the walk's bound (src/bounds.ts): reports must still serialize a hostile body. */
+/** Stands for JSON nested deeper than the walk's bound (core/bounds.ts): reports must still serialize a hostile body. */
 export const TOO_DEEP = '[TOO DEEP]';
 /** Shorter secrets are not removed from free text: they would mangle unrelated words. */
 export const MIN_SECRET_LENGTH = 4;

@@ -3,7 +3,7 @@
  * client asked and whether it matched. The request's path and query come from the network (a
  * query string may carry a token), so each line goes through the one redactor and is made inert.
  */
-import { terminalText } from '../reports/inert.js';
+import { terminalText } from './inert.js';
 import { Redactor } from './redact/redactor.js';
 
 export interface RequestRecord {

@@ -8,7 +8,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { request as undiciRequest } from 'undici';
-import { SESSION_HEADER } from '../proxy/protocol.js';
+import { SESSION_HEADER } from './protocol.js';
 import { matchEndpoint } from '../spec/catalogue.js';
 import type { VendorNames } from '../spec/vendor.js';
 import { bodyLimit, BoundedBuffer, DEFAULT_MAX_BODY_BYTES, MAX_JSON_DEPTH, nestsDeeper } from './bounds.js';
