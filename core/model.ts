@@ -65,8 +65,20 @@ export interface CheckResult {
   durationMs: number;
 }
 
+/** Which part of a selection a run with `--shard` ran, so `conformance merge` can tell a whole set of shards. */
+export interface ShardRecord {
+  index: number;
+  count: number;
+  /** Checks the selection held before the shard took its part. */
+  selected: number;
+  /** Each check's place (0-based) among the selected, in the order of `checks`: a merge restores the run order. */
+  positions: number[];
+}
+
 export interface RunResult {
   formatVersion: 1;
+  /** The conformance package version that ran: shards of different versions may have split differently. */
+  version?: string;
   target: { baseUrl: string; prefix: string; vendor: string; embeddedReference: boolean };
   startedAt: string;
   durationMs: number;
@@ -83,4 +95,5 @@ export interface RunResult {
   notices: string[];
   /** Set when the run could not be carried out as a whole (a broken setup found before any check, a spent budget, nothing checked, Ctrl-C). */
   stopped?: { reason: StopReason; message: string };
+  shard?: ShardRecord;
 }

@@ -52,6 +52,11 @@ export interface Suite {
   description: string;
   /** Built per run so checks can be generated from the catalogue and the profile. */
   checks(profile: Profile): CheckSpec[];
+  /**
+   * Its checks share no state and need no order among themselves (each sets up and puts back what
+   * it uses), so `--shard` may split them one by one; otherwise the module stays whole in one shard.
+   */
+  independent?: boolean;
 }
 
 /** Thrown by `t.skip` to end a check early. */

@@ -34,8 +34,13 @@ function readJson<T>(path: string, what: string): T {
 }
 
 export function loadBaseline(path: string): RunResult {
-  const r = readJson<RunResult>(path, '--baseline');
-  if (!Array.isArray(r.checks)) throw new UserError(`--baseline ${path}: not a conformance report.json`, EXIT.usage);
+  return loadReport(path, '--baseline');
+}
+
+/** A report.json, `what` naming where it was given (a flag, or the merge command) in the error. */
+export function loadReport(path: string, what: string): RunResult {
+  const r = readJson<RunResult>(path, what);
+  if (!Array.isArray(r?.checks)) throw new UserError(`${what} ${path}: not a conformance report.json`, EXIT.usage);
   return r;
 }
 

@@ -15,6 +15,8 @@ import { preflight, unmetNeed, type Preflight } from '../core/preflight.js';
 import { nothingChecked, tokenlessNotice } from './skips.js';
 import { OUTCOMES, type CheckResult, type Outcome, type RunResult } from '../core/model.js';
 import { profileSecrets, type Profile } from '../core/profile.js';
+import { readPackageJson } from '../core/paths.js';
+import { shardOf, splitUnit, type Shard } from '../core/shard.js';
 import { CheckContext, SkipSignal, suiteOf, type CheckSpec, type Suite } from '../core/suite.js';
 import { Turns } from './turns.js';
 
@@ -29,6 +31,8 @@ export interface RunOptions {
   grep?: string;
   /** Only these check ids (e.g. the failures of an earlier run). */
   only?: string[];
+  /** Only this part of the selection (core/shard.ts); its report says which, for `conformance merge`. */
+  shard?: Shard;
   /** Allow checks that write. Defaults to true against the embedded reference (it is disposable), false elsewhere. */
   allowWrites?: boolean;
   /** Report fields the spec does not describe (as information). */
@@ -66,9 +70,21 @@ export interface PlannedCheck {
   /** The scenario module that declares the check; the modules' order is the run order. */
   module: Suite;
   spec: CheckSpec;
+  /** Its place among the selected checks, before --shard took its part. */
+  position: number;
 }
 
-export function planChecks(profile: Profile, opts: Pick<RunOptions, 'suites' | 'grep' | 'only'>): PlannedCheck[] {
+/** The checks a run runs: those selected, or with --shard its part of them (none, when other shards hold them all). */
+export function planChecks(profile: Profile, opts: Pick<RunOptions, 'suites' | 'grep' | 'only' | 'shard'>): PlannedCheck[] {
+  return inShard(selectChecks(profile, opts), opts.shard);
+}
+
+function inShard(selected: PlannedCheck[], shard: Shard | undefined): PlannedCheck[] {
+  return shard ? selected.filter(({ module, spec }) => shardOf(splitUnit(module, spec), shard.count) === shard.index) : selected;
+}
+
+/** The checks --suite, --grep and --only-failed select, in run order. */
+function selectChecks(profile: Profile, opts: Pick<RunOptions, 'suites' | 'grep' | 'only'>): PlannedCheck[] {
   const all = SUITES.flatMap((module) => module.checks(profile).map((spec) => ({ suite: suiteOf(spec.id), module, spec })));
   const known = [...new Set(all.map((c) => c.suite))].sort();
   const unknown = (opts.suites ?? []).filter((s) => !known.includes(s));
@@ -84,7 +100,7 @@ export function planChecks(profile: Profile, opts: Pick<RunOptions, 'suites' | '
     ].filter(Boolean);
     throw new UserError(`nothing to run: ${by.join(' with ') || 'the selection'} selects no check (see --list)`);
   }
-  return planned;
+  return planned.map((check, position) => ({ ...check, position }));
 }
 
 /** The embedded reference's X-Poll-Interval: one second keeps the run quick while the client still obeys it. */
@@ -121,6 +137,7 @@ async function run(given: RunOptions): Promise<{ result: RunResult; client: Clie
   }, profileSecrets(profile));
   const result: RunResult = {
     formatVersion: 1,
+    version: readPackageJson<{ version: string }>('package.json').version,
     target: { baseUrl: client.redact(profile.base_url), prefix: profile.prefix ?? '', vendor: names.word, embeddedReference: !!embedded },
     startedAt: new Date(started).toISOString(),
     durationMs: 0,
@@ -134,8 +151,11 @@ async function run(given: RunOptions): Promise<{ result: RunResult; client: Clie
   const journal = new Journal(embedded ? undefined : options.journalFile, () => ({
     baseUrl: withoutUserinfo(profile.base_url), prefix: profile.prefix ?? '', vendor: profile.vendor ?? 'service', accept: client.accept, scheme: client.scheme,
   }));
+  let planned: PlannedCheck[] = [];
   try {
-    const planned = planChecks(profile, options);
+    const selected = selectChecks(profile, options);
+    planned = inShard(selected, options.shard);
+    if (options.shard) result.shard = { ...options.shard, selected: selected.length, positions: [] };
     const found = await preflight(client, profile, names);
     if (found.stop) {
       // A broken setup is one diagnosis, not a skipped entry for every check.
@@ -192,6 +212,8 @@ async function run(given: RunOptions): Promise<{ result: RunResult; client: Clie
     const uncounted = client.count - Object.values(client.byCategory).reduce((n, c) => n + c, 0);
     result.requests = { total: client.count, byCategory: { ...client.byCategory, ...(uncounted ? { uncounted } : {}) } };
     result.durationMs = Date.now() - started;
+    // Checks are reported in plan order, so the first ones planned are those with results.
+    if (result.shard) result.shard.positions = planned.slice(0, result.checks.length).map((p) => p.position);
   }
   return { result, client };
 }

@@ -300,5 +300,6 @@ export const CROSS_CUTTING_CHECKS: readonly CheckSpec[] = RULES.flatMap((rule) =
 export const crossCuttingSuite: Suite = {
   name: 'cross-cutting',
   description: 'Token schemes, invalid credentials, no token, error bodies, API versions and media types, classic tokens and scopes on notifications, on every endpoint reached without a lasting change.',
+  independent: true,
   checks: () => [...CROSS_CUTTING_CHECKS],
 };

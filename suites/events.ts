@@ -31,6 +31,7 @@ function check(id: string, title: string, requirement: string, needs: CheckSpec[
 export const eventsSuite: Suite = {
   name: 'events',
   description: 'Event timelines: the 90-day window, the public delay, the moved network, private events, page size.',
+  independent: true,
   checks: () => [
     check('events.age-90-days', 'Timelines contain only events from the past 90 days', 'events.age-90-days', { tokens: ['classic'], resources: ['public_repo'] }, async (t) => {
       for (let page = 1; page <= 3; page++) {

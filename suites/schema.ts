@@ -159,6 +159,7 @@ const errorBodies: CheckSpec = {
 export const schemaSuite: Suite = {
   name: 'schema',
   description: 'Every endpoint answers resources shaped as the spec lists them (a write: one that changes nothing or is put back), every field ending in _url a string; error bodies carry message.',
+  independent: true,
   checks: () => [
     ...CATALOGUE.map(schemaCheck).filter((c): c is CheckSpec => !!c),
     ...GOVERNS['resource.url-fields']!.endpoints.map((id) => urlFieldsCheck(endpointById(id))), errorBodies,

@@ -57,6 +57,7 @@ function check(id: string, title: string, requirement: string, run: CheckSpec['r
 export const searchSuite: Suite = {
   name: 'search',
   description: "The search rules of document 1, within one window of each caller's search limit.",
+  independent: true,
   checks: () => [
     check('search.q-required', 'A search without q is refused', 'search.q-required', async (t) => {
       await expect422(t, { path: '/search/issues' }, searchRequest('issues', keyword(t)), 'GET /search/issues without q');

@@ -1,37 +1,37 @@
 /** The default command: run the suites against a target (or the embedded reference) and write reports. */
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Argv } from 'yargs';
-import { consoleSummary, progressLine } from '../../reports/console.js';
+import { progressLine } from '../../reports/console.js';
 import { terminalText } from '../../core/inert.js';
-import { compare, gateExitCode, loadBaseline, loadExpectations } from '../../reports/gate.js';
 import { TRANSCRIPT_SCOPES } from '../../reports/transcripts.js';
-import { writeReports } from '../../reports/write.js';
 import { BUILTIN_PROFILE, referenceProfileAt } from '../../reference/profile.js';
 import { requirement } from '../../spec/requirements/index.js';
 import { DEFAULT_MAX_TOTAL_WAIT_S, DEFAULT_MAX_WAIT_S, TOTAL_TIMEOUT_MS } from '../../core/client.js';
 import { EXIT, UserError } from '../../core/exit-codes.js';
 import { JOURNAL_FILE } from '../../core/journal.js';
-import type { RunResult, StopReason } from '../../core/model.js';
+import type { RunResult } from '../../core/model.js';
+import { shardLabel } from '../../core/shard.js';
 import { loadProfile, type Profile } from '../../core/profile.js';
 import { planChecks, runConformance } from '../runner.js';
-import { prepareReportDir, stepSummaryFile, warnStepSummary } from './outputs.js';
-import { POSITIVE, choiceOption, integerOption, listOption, maxBodyOption, numberOption, prefixOption, urlOption, vendorOption } from './values.js';
+import { prepareReportDir, stepSummaryFile } from './outputs.js';
+import { POSITIVE, integerOption, listOption, maxBodyOption, numberOption, prefixOption, shardOption, urlOption, vendorOption } from './values.js';
+import { loadGate, publish, verdictOptions } from './verdict.js';
 import { waitingLine } from './waiting-line.js';
 
 
 const SECONDS = 'a positive number of seconds';
 
 export function runOptions(y: Argv) {
-  return y
+  return verdictOptions(y)
     .option('base-url', urlOption('base-url', 'API root of the target; without it (and without --profile) the built-in reference is started'))
     .option('profile', { type: 'string', describe: 'Target profile JSON (see docs/profile.md), or `reference`: the built-in reference\'s tokens and resources, for a target that answers as it does (e.g. a proxy replaying a cassette recorded from it)' })
     .option('suite', listOption('Run only these suites (the part of a check id before its first dot; see --list)'))
     .option('grep', { type: 'string', describe: 'Run only checks whose id or title contains this text' })
+    .option('shard', shardOption('Run only part i of n of the selected checks (e.g. 2/3; a scenario that shares state stays whole in one part); `conformance merge` joins the parts\' report.json files'))
     .option('exhaust-rate-limit', { type: 'boolean', default: false, describe: 'Also run the check that spends the anonymous search window to see the refusal' })
     .option('strict', { type: 'boolean', default: false, describe: 'Also report response fields the spec does not describe (as information)' })
     .option('allow-writes', { type: 'boolean', describe: 'Allow checks that change the target (PATCH, PUT, DELETE, mark-as-read); on by default only for the built-in reference' })
-    .option('report-dir', { type: 'string', default: 'conformance-report', describe: 'Directory for report.json, summary.md, junit.xml and report.html' })
     .option('vendor', vendorOption('Vendor word in header and media-type names: service or github'))
     .option('prefix', prefixOption('Path prefix of a self-hosted installation, e.g. /api/v3'))
     .option('max-requests', integerOption('max-requests', 'a positive integer', 'Stop (exit 4) before sending more requests than this', { min: 1 }, 5000))
@@ -42,9 +42,6 @@ export function runOptions(y: Argv) {
     .option('max-total-wait', numberOption('max-total-wait', 'a number of seconds, 0 or more', 'Seconds the run may wait in all at the target\'s request; once spent, checks asked to wait are skipped', { min: 0 }, DEFAULT_MAX_TOTAL_WAIT_S))
     .option('list', { type: 'boolean', default: false, describe: 'Print the checks that would run, without sending a request' })
     .option('only-failed', { type: 'string', describe: 'Rerun only the failures recorded in an earlier report.json' })
-    .option('baseline', { type: 'string', describe: 'An earlier report.json: mark checks newly failing, newly passing or unchanged' })
-    .option('fail-on', choiceOption('fail-on', ['any', 'new'] as const, 'Exit 1 on any unexpected failure, or only on failures new since --baseline', 'any'))
-    .option('expectations', { type: 'string', describe: 'JSON {"expected-failures": {"<check id>": "<reason>"}} of known failures' })
     .option('transcripts', { choices: TRANSCRIPT_SCOPES, default: 'failing' as const, describe: 'Exchanges kept in report.json and report.html: those of failing and warning checks, bodies cut (failing), or every one whole (all)' })
     .option('verbose', { type: 'boolean', default: false, describe: 'A line for every check as it finishes (by default passes and skips are only counted per suite)' })
     .option('quiet', { type: 'boolean', default: false, describe: 'No lines while the run goes on (waits, --verbose)' });
@@ -62,12 +59,10 @@ export async function runCommand(args: Args): Promise<void> {
   const profile: Profile | undefined = args.profile === BUILTIN_PROFILE ? await referenceProfileAt(args['base-url']!, args.vendor)
     : args.profile ? loadProfile(args.profile, process.env, args['base-url']) : undefined;
   const only = args['only-failed'] ? failedIn(args['only-failed']) : undefined;
-  if (args['fail-on'] === 'new' && !args.baseline) throw new UserError('--fail-on new needs --baseline');
-  const baseline = args.baseline ? { path: args.baseline, report: loadBaseline(args.baseline) } : undefined;
-  const expectations = args.expectations ? loadExpectations(args.expectations) : undefined;
+  const gate = loadGate(args);
 
   if (args.list) {
-    const planned = planChecks(profile ?? { base_url: args['base-url'] ?? 'http://embedded.invalid' }, { suites: args.suite, grep: args.grep, only });
+    const planned = planChecks(profile ?? { base_url: args['base-url'] ?? 'http://embedded.invalid' }, { suites: args.suite, grep: args.grep, only, shard: args.shard });
     for (const { suite, spec } of planned) {
       const req = requirement(spec.requirement);
       process.stdout.write(`${spec.id} [${req.level}] [${suite}]${spec.writes ? ' (writes)' : ''}${spec.exhausts ? ' (opt-in)' : ''} ${spec.title}\n    "${req.sentence}" (document ${req.doc}, ${req.section})\n`);
@@ -99,7 +94,7 @@ export async function runCommand(args: Args): Promise<void> {
     result = await runConformance({
       ...(args['base-url'] ? { baseUrl: args['base-url'] } : {}), ...(profile ? { profile } : {}),
       ...(args.prefix !== undefined ? { prefix: args.prefix } : {}), ...(args.vendor ? { vendor: args.vendor } : {}),
-      suites: args.suite, grep: args.grep, only, strict: args.strict, exhaustRateLimit: args['exhaust-rate-limit'],
+      suites: args.suite, grep: args.grep, only, ...(args.shard ? { shard: args.shard } : {}), strict: args.strict, exhaustRateLimit: args['exhaust-rate-limit'],
       ...(args['allow-writes'] !== undefined ? { allowWrites: args['allow-writes'] } : {}),
       maxRequests: args['max-requests'], timeoutMs: args.timeout * 1000, totalTimeoutMs: args['total-timeout'] * 1000, maxBodyBytes: args['max-body'],
       maxWaitMs: args['max-wait'] * 1000, maxTotalWaitMs: args['max-total-wait'] * 1000, journalFile,
@@ -114,37 +109,13 @@ export async function runCommand(args: Args): Promise<void> {
   } finally {
     process.off('SIGINT', onSigint);
   }
-  const comparison = compare(result, baseline, expectations);
-  const files = writeReports(result, args['report-dir'], comparison, args.transcripts);
-  // In a GitHub Actions job, the Markdown summary lands in the job summary.
-  if (summaryFile) {
-    try {
-      appendFileSync(summaryFile, readFileSync(files.find((f) => f.endsWith('summary.md'))!, 'utf8'));
-    } catch (err) {
-      warnStepSummary(summaryFile, err);
-    }
+  if (result.shard && !result.checks.length && !result.stopped) {
+    process.stderr.write(`conformance: shard ${shardLabel(result.shard)} holds none of the ${result.shard.selected} selected checks (the other shards run them)\n`);
   }
-  // Why the run stopped comes first and once: it explains everything below it.
-  if (result.stopped) process.stderr.write(`conformance: ${terminalText(result.stopped.message)}\n`);
-  if (result.stopped?.reason !== 'nothing-checked') sayNotices();
-  process.stdout.write(consoleSummary(result, comparison, args.strict));
-  process.stdout.write(`reports: ${files.join(', ')}\n`);
+  const files = publish(result, { reportDir: args['report-dir'], gate, transcripts: args.transcripts, summaryFile, strict: args.strict, sayNotices });
   if (existsSync(journalFile)) process.stderr.write(`conformance: ${journalFile} keeps changes not undone; undo them with \`conformance undo ${journalFile} --profile <this run's profile>\`\n`);
   process.stdout.write(`next: open ${files.find((f) => f.endsWith('report.html'))}\n`);
-  process.exitCode = result.stopped ? STOP_EXIT[result.stopped.reason] : gateExitCode(result, comparison, args['fail-on']);
 }
-
-/** Target problems exit 3, usage and profile problems 2, a spent budget 4. */
-const STOP_EXIT: Record<StopReason, number> = {
-  unreachable: EXIT.unreachable,
-  'server-error': EXIT.unreachable,
-  'not-json': EXIT.unreachable,
-  'wrong-api-root': EXIT.usage,
-  'credentials-rejected': EXIT.usage,
-  'nothing-checked': EXIT.usage,
-  'budget-exhausted': EXIT.budgetExhausted,
-  interrupted: EXIT.interrupted,
-};
 
 function failedIn(path: string): string[] {
   let report: RunResult;

@@ -4,6 +4,7 @@
  */
 import { DEFAULT_MAX_BODY_MB, MB } from '../../core/bounds.js';
 import { VENDOR_WORD } from '../../spec/vendor.js';
+import { MAX_SHARDS, parseShard, type Shard } from '../../core/shard.js';
 import { UserError } from '../../core/exit-codes.js';
 
 interface Range {
@@ -87,6 +88,19 @@ export function numberOrWordOption<W extends string>(flag: string, word: W, what
     coerce: (raw: unknown): number | W => {
       const text = typed(raw);
       return text === word ? word : number(text);
+    },
+  };
+}
+
+/** `--shard i/n`: the i-th of n parts of the selected checks. */
+export function shardOption(describe: string) {
+  return {
+    type: 'string' as const, describe,
+    coerce: (raw: unknown): Shard => {
+      const text = typed(raw);
+      const shard = parseShard(text);
+      if (!shard) throw new UserError(`--shard must be i/n with 1 <= i <= n <= ${MAX_SHARDS}, such as 2/3, got "${text}"`);
+      return shard;
     },
   };
 }
