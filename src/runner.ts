@@ -162,7 +162,8 @@ async function run(given: RunOptions): Promise<{ result: RunResult; client: Clie
       result.stopped = { ...found.stop, message: client.redact(found.stop.message) };
       return { result, client };
     }
-    const tokenless = tokenlessNotice(planned.map((p) => p.spec), profile);
+    // Of the whole selection, so every shard says the same and a merge keeps one note, as one run has.
+    const tokenless = tokenlessNotice(selected.map((p) => p.spec), profile);
     result.notices = [...found.notices, ...(tokenless ? [tokenless] : [])].map((n) => client.redact(n));
     if (result.notices.length) options.onNotices?.(result.notices);
     // Checks run in turns (src/turns.ts): a waiting check parks and the next ones run; results are reported in plan order.

@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readPackageJson } from '../core/paths.js';
 import type { RunResult } from '../core/model.js';
 import { writeReports } from '../reports/write.js';
-import { runConformance } from '../src/runner.js';
+import { planChecks, runConformance } from '../src/runner.js';
 import { runCli } from './helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'shard-merge-'));
@@ -163,6 +163,23 @@ describe('merge refuses a set that is not one whole run', () => {
     expect(r.stderr).toContain(typeof message === 'function' ? message() : message);
     expect(r.stdout).toBe('');
     expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe('the split', () => {
+  it('keeps every scenario module whole in one shard and spreads the modules of independent checks', () => {
+    const parts = [1, 2, 3].map((index) => planChecks({ base_url: 'http://plan.invalid' }, { shard: { index, count: 3 } }));
+    const shardsOf = new Map<string, Set<number>>();
+    const independent = new Map<string, boolean>();
+    parts.forEach((part, i) => part.forEach(({ module }) => {
+      shardsOf.set(module.name, (shardsOf.get(module.name) ?? new Set()).add(i + 1));
+      independent.set(module.name, !!module.independent);
+    }));
+    const whole = [...shardsOf].filter(([name]) => !independent.get(name));
+    expect(whole.length).toBeGreaterThan(5);
+    for (const [name, shards] of whole) expect([...shards], name).toHaveLength(1);
+    for (const [name, shards] of [...shardsOf].filter(([n]) => independent.get(n))) expect([...shards], name).toHaveLength(3);
+    expect(parts.flat().length).toBe(planChecks({ base_url: 'http://plan.invalid' }, {}).length);
   });
 });
 
