@@ -3,6 +3,8 @@ import type { Argv } from 'yargs';
 import { loadReport } from '../../reports/gate.js';
 import { mergeShards } from '../../reports/merge.js';
 import { terminalText } from '../../core/inert.js';
+import { UserError } from '../../core/exit-codes.js';
+import { MAX_SHARDS } from '../../core/shard.js';
 import { prepareReportDir, stepSummaryFile } from './outputs.js';
 import { loadGate, publish, verdictOptions } from './verdict.js';
 
@@ -14,6 +16,8 @@ export function mergeOptions(y: Argv) {
 type Args = Awaited<ReturnType<typeof mergeOptions>['argv']>;
 
 export function mergeCommand(args: Args): void {
+  // Shards are at most MAX_SHARDS: more files cannot be one run, and are not read.
+  if (args.reports.length > MAX_SHARDS) throw new UserError(`merge: ${args.reports.length} reports given; a run has at most ${MAX_SHARDS} shards`);
   const inputs = args.reports.map((path) => ({ path, report: loadReport(path, 'merge') }));
   const gate = loadGate(args);
   const merged = mergeShards(inputs);
