@@ -80,7 +80,7 @@ function checkedSet(inputs: ShardReport[]): Sharded[] {
     return { path, report, shard };
   });
   const [first] = shards;
-  if (!first) return refuse('no report given');
+  if (!first) return refuse('no report given: name the report.json of every shard of one run');
   const sameTarget = (a: RunResult['target'], b: RunResult['target']) => a.prefix === b.prefix && a.vendor === b.vendor && a.embeddedReference === b.embeddedReference
     // Each shard starts a built-in reference of its own, on a port of its own.
     && (a.embeddedReference || a.baseUrl === b.baseUrl);

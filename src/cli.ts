@@ -26,7 +26,7 @@ export async function main(argv: string[]): Promise<void> {
         async (y) => (await proxy()).proxyOptions(y), async (args) => (await proxy()).proxyCommand(args))
       .command('undo <journal>', 'Undo the changes a run left in its journal (it was killed, or an undo failed)',
         async (y) => (await undo()).undoOptions(y), async (args) => (await undo()).undoCommand(args))
-      .command('merge <reports..>', 'Merge the report.json files of the shards of one run (--shard i/n) into the reports of the whole run',
+      .command('merge [reports..]', 'Merge the report.json files of the shards of one run (--shard i/n) into the reports of the whole run',
         async (y) => (await merge()).mergeOptions(y), async (args) => (await merge()).mergeCommand(args))
       .command('validate <resource> <file>', 'Grade a saved JSON document against a resource schema',
         async (y) => (await validate()).validateOptions(y), async (args) => (await validate()).validateCommand(args))

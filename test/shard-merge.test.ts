@@ -142,6 +142,7 @@ describe('merge refuses a set that is not one whole run', () => {
   const [one, two, three] = shardReports as [string, string, string];
 
   it.each([
+    ['no report', () => [], 'merge: no report given'],
     ['a shard twice', () => [one, two, two], `merge: ${two} and ${two} are both shard 2/3`],
     ['a shard missing', () => [one, three], 'merge: shard 2/3 missing (given: 1/3, 3/3)'],
     ['another n', () => [one, two, altered(2, 'of-four', (r) => { r.shard!.count = 4; })], `shard 3/4, ${one} is shard 1/3: the shards of one run share n`],

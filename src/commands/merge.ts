@@ -10,7 +10,7 @@ import { loadGate, publish, verdictOptions } from './verdict.js';
 
 export function mergeOptions(y: Argv) {
   return verdictOptions(y)
-    .positional('reports', { type: 'string', array: true, demandOption: true, describe: 'The report.json of every shard of one run' });
+    .positional('reports', { type: 'string', array: true, default: [] as string[], describe: 'The report.json of every shard of one run' });
 }
 
 type Args = Awaited<ReturnType<typeof mergeOptions>['argv']>;
