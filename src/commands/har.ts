@@ -14,7 +14,6 @@ import { listOption, urlOption } from './values.js';
 import { writeFileAtomic } from '../../core/fs-atomic.js';
 import { normalizePrefix } from '../../core/listen.js';
 
-
 export function exportHarOptions(y: Argv) {
   return y
     .option('fixtures', { type: 'string', demandOption: true, describe: 'Cassette folder to export' })
