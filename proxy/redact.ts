@@ -127,10 +127,16 @@ export class ExchangeRedactor {
  * the masking changed it. JSON is masked on its parsed value (secret fields of any value, at any
  * depth), then on its text; the text stands only when it reads as exactly the masked value, with
  * no member named twice (JSON.parse keeps the last of two, so the first would go unseen). Otherwise
- * the masked value is stored, re-serialized. Bytes that are not text are kept as they are.
+ * the masked value is stored, re-serialized. Bytes that are not UTF-8 are masked as Latin-1, which
+ * maps each byte to one character and back, so a secret written in ASCII among them goes too.
  */
 function cleanExactBody(body: StoredBody | undefined, contentType: string | undefined, scrub: Redactor): StoredBody | undefined {
-  if (!body || body.encoding === 'base64') return body;
+  if (!body) return body;
+  if (body.encoding === 'base64') {
+    const latin1 = Buffer.from(body.base64, 'base64').toString('latin1');
+    const masked = scrub.text(latin1);
+    return masked === latin1 ? body : { encoding: 'base64', base64: Buffer.from(masked, 'latin1').toString('base64'), redacted: true };
+  }
   if (body.encoding === 'json') {
     const json = scrub.json(body.json);
     return isDeepStrictEqual(json, body.json) ? body : { ...body, json, redacted: true };

@@ -60,6 +60,17 @@ describe('masking a stored response body', () => {
     }
   });
 
+  it('masks a secret written in ASCII among bytes that are not UTF-8, keeping every other byte', () => {
+    const around = (middle: string) => Buffer.concat([Buffer.from([0xff, 0x00]), Buffer.from(middle, 'latin1'), Buffer.from([0xfe])]);
+    const body = stored(around(`access_token=${SECRET}&page=2`));
+    expect(body?.encoding).toBe('base64');
+    const masked = mask(body)!;
+    expect(masked).toMatchObject({ encoding: 'base64', redacted: true });
+    expect(bodyBytes(masked).equals(around('access_token=[REDACTED]&page=2'))).toBe(true);
+    const clean = stored(around('nothing secret'));
+    expect(mask(clean)).toEqual(clean);
+  });
+
   it('masks readable JSON as JSON, keeping its layout', () => {
     const masked = mask(stored(`{\n  "access_token": "${SECRET}"\n}`));
     expect(masked).toEqual({ encoding: 'json', json: { access_token: '[REDACTED]' }, indent: 2, redacted: true });
