@@ -6,8 +6,8 @@ export interface Conditions {
 }
 
 export interface Validators {
-  /** The ETag with its quotes ("the quotes around the value are required"). */
-  etag: string;
+  /** The ETag with its quotes ("the quotes around the value are required"), when the resource has one. */
+  etag?: string | undefined;
   /** An HTTP date, when the resource has one. */
   lastModified?: string | undefined;
 }

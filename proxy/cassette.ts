@@ -354,6 +354,7 @@ function parseInteraction(raw: unknown, file: string): Interaction {
   if (!Number.isInteger(res.status) || (res.status as number) < 100 || (res.status as number) > 599) fail('"response.status" must be an HTTP status');
   checkHeaders(res.headers, 'response.headers', fail);
   checkBody(res.body, 'response.body', fail);
+  if (res.contentEncoding !== undefined && typeof res.contentEncoding !== 'string') fail('"response.contentEncoding" must be a string');
   return raw as unknown as Interaction;
 }
 
@@ -367,5 +368,9 @@ function checkBody(v: unknown, at: string, fail: (what: string) => never): void 
   const ok = isObj(v) && ((b.encoding === 'json' && 'json' in b) || (b.encoding === 'text' && typeof b.text === 'string')
     || (b.encoding === 'base64' && typeof b.base64 === 'string'));
   if (!ok) fail(`"${at}" must be {encoding: "json", json} | {encoding: "text", text} | {encoding: "base64", base64}`);
+  const { indent, newline } = b as { indent?: unknown; newline?: unknown };
+  if (indent !== undefined && !(Number.isInteger(indent) && (indent as number) >= 1 && (indent as number) <= 10)) fail(`"${at}.indent" must be a number of spaces from 1 to 10`);
+  if (newline !== undefined && newline !== true) fail(`"${at}.newline" must be true or absent`);
+  if (b.redacted !== undefined && b.redacted !== true) fail(`"${at}.redacted" must be true or absent`);
 }
 

@@ -2,17 +2,24 @@
  * Synthesized conditional answers (and dates) for replay. The matcher ignores If-None-Match and
  * If-Modified-Since, so a conditional request finds the same fixtures as a plain one; this stage
  * then decides between the 200 and a 304 against validators derived from what the proxy serves
- * (an upstream's ETag means nothing for a body rewritten to the proxy's address).
+ * (an upstream's ETag means nothing for a body rewritten to the proxy's address). Validators are
+ * synthesized only where the recording carried them or the spec states them (spec/validators.ts):
+ * an endpoint whose upstream sends none (the platform's searches) replays without.
  */
 import { createHash } from 'node:crypto';
 import { notModified } from '../core/conditional.js';
+import { statedValidators, type ValidatorHeader } from '../spec/validators.js';
 import type { Answer } from './answer.js';
 
 export interface ConditionalRequest {
   method: string;
   /** Lower-case header names. */
   headers: Record<string, string | undefined>;
+  /** Catalogue id of the endpoint asked for, when it is one. */
+  endpoint?: string | undefined;
 }
+
+const VALIDATORS: readonly ValidatorHeader[] = ['etag', 'last-modified'];
 
 /** A fixture's answer as it would be served, with the time it was recorded. */
 export interface Representation {
@@ -40,20 +47,27 @@ interface Forms {
 }
 
 /**
- * The answer to a replayed request. It carries the recording's Date: a replayed body is the
- * upstream as it was then, and clients that judge bodies by the server's clock (the 90-day event
- * window, the five-minute delay) must judge it by that time, however old the cassette. A GET's
- * 200 gets validators, and becomes a 304 when the request's validators match them. (For a
- * recorded 304 the replayer serves the full answer it confirmed, so the decision is always made
- * against a body.)
+ * The answer to a replayed request. It carries the recording's Date (the upstream's, else the
+ * recording time): a replayed body is the upstream as it was then, and clients that judge bodies
+ * by the server's clock (the 90-day event window, the five-minute delay) must judge it by that
+ * time, however old the cassette. A GET's 200 with validators (recorded or stated) gets them
+ * synthesized, and becomes a 304 when the request's validators match them. (For a recorded 304
+ * the replayer serves the full answer it confirmed, so the decision is always made against a body.)
  */
 export function answerConditional(req: ConditionalRequest, served: Representation): Answer {
   const forms = formsOf(served);
   const keep = (answer: Answer) => (forms.kept ? frozen(answer) : answer);
-  if (req.method.toUpperCase() !== 'GET' || served.answer.status !== 200 || !served.answer.body) return forms.dated ??= keep(dated(served));
-  const answer = forms.validated ??= keep(withValidators({ answer: dated(served), recordedAt: served.recordedAt }));
+  const which = validatorsOf(served.answer, req.endpoint);
+  if (req.method.toUpperCase() !== 'GET' || served.answer.status !== 200 || !served.answer.body || !which.length) return forms.dated ??= keep(dated(served));
+  const answer = forms.validated ??= keep(withValidators({ answer: dated(served), recordedAt: served.recordedAt }, which));
   const conditions = { ifNoneMatch: req.headers['if-none-match'], ifModifiedSince: req.headers['if-modified-since'] };
-  return notModified(conditions, { etag: answer.headers.etag!, lastModified: answer.headers['last-modified'] }) ? toNotModified(answer) : answer;
+  return notModified(conditions, { etag: answer.headers.etag, lastModified: answer.headers['last-modified'] }) ? toNotModified(answer) : answer;
+}
+
+/** The validators an answer is served with: those its recording carried, and those the spec states for its endpoint. */
+function validatorsOf(answer: Answer, endpoint: string | undefined): readonly ValidatorHeader[] {
+  const stated = statedValidators(endpoint);
+  return VALIDATORS.filter((v) => answer.headers[v] !== undefined || stated.includes(v));
 }
 
 function formsOf(served: Representation): Forms {
@@ -65,15 +79,18 @@ function formsOf(served: Representation): Forms {
   return forms;
 }
 
+/** The upstream's Date as recorded; a fixture recorded without one (before the proxy kept it) is dated when it was recorded. */
 function dated(served: Representation): Answer {
+  if (served.answer.headers.date !== undefined) return served.answer;
   return { ...served.answer, headers: { ...served.answer.headers, date: new Date(served.recordedAt).toUTCString() } };
 }
 
-/** A 200 with ETag (quoted, strong: a hash of the bytes as served) and Last-Modified (recorded, else the recording time). */
-export function withValidators({ answer, recordedAt }: Representation): Answer {
-  const etag = `"${createHash('sha256').update(answer.body ?? '').digest('hex')}"`;
-  const lastModified = answer.headers['last-modified'] ?? new Date(recordedAt).toUTCString();
-  return { ...answer, headers: { ...answer.headers, etag, 'last-modified': lastModified } };
+/** A 200 with the validators named: ETag (quoted, strong: a hash of the bytes as served), Last-Modified (recorded, else the recording time). */
+function withValidators({ answer, recordedAt }: Representation, which: readonly ValidatorHeader[]): Answer {
+  const headers = { ...answer.headers };
+  if (which.includes('etag')) headers.etag = `"${createHash('sha256').update(answer.body ?? '').digest('hex')}"`;
+  if (which.includes('last-modified')) headers['last-modified'] = answer.headers['last-modified'] ?? new Date(recordedAt).toUTCString();
+  return { ...answer, headers };
 }
 
 function frozen(answer: Answer): Answer {

@@ -1,10 +1,13 @@
 /**
  * HAR 1.2 export and import of a cassette's interactions, so fixtures open in browser devtools
  * and interoperate with HAR-based tools (Polly.js and others). Export keeps what the format
- * cannot say in custom `_`-prefixed fields, so import∘export gives the interactions back.
+ * cannot say in custom `_`-prefixed fields, so import∘export gives the interactions back. A
+ * response's content is its exact bytes as recorded (decoded, as HAR holds it, with the
+ * Content-Encoding it arrived in among the headers, as devtools write it), and import keeps them exact.
  */
 import { STATUS_CODES } from 'node:http';
 import { readPackageJson } from '../core/paths.js';
+import { bodyBytes, exactBody } from './body.js';
 import type { CassetteMeta } from './cassette.js';
 import { isMethod, type Interaction, type RecordedRequest, type RecordedResponse, type StoredBody } from './interaction.js';
 
@@ -30,7 +33,8 @@ export interface HarEntry {
     httpVersion: string;
     cookies: HarPair[];
     headers: HarPair[];
-    content: { size: number; mimeType: string; text?: string; encoding?: 'base64' };
+    /** `_redacted`: the redactor masked part of the body, so it is not the bytes received. */
+    content: { size: number; mimeType: string; text?: string; encoding?: 'base64'; _redacted?: true };
     redirectURL: string;
     headersSize: number;
     bodySize: number;
@@ -97,8 +101,8 @@ function toEntry(i: Interaction): HarEntry {
       statusText: STATUS_CODES[response.status] ?? '',
       httpVersion: HTTP_VERSION,
       cookies: [],
-      headers: pairs(response.headers),
-      content: { size, mimeType: response.headers['content-type'] ?? 'x-unknown', ...(got ?? {}) },
+      headers: pairs(response.contentEncoding ? { ...response.headers, 'content-encoding': response.contentEncoding } : response.headers),
+      content: { size, mimeType: response.headers['content-type'] ?? 'x-unknown', ...(got ?? {}), ...(response.body?.redacted ? { _redacted: true } : {}) },
       redirectURL: response.headers.location ?? '',
       headersSize: -1,
       bodySize: size,
@@ -127,8 +131,7 @@ export function importHar(har: unknown, keyOf: KeyOf, options: ImportOptions = {
   return entries.map((entry, index) => {
     try {
       const { upstream, request: read } = toRequest(entry, options.upstream);
-      const body = entry.response.content.text ? decode(entry.response.content.text, entry.response.content.encoding) : undefined;
-      const exchange = { request: read, response: { status: entry.response.status, headers: headerRecord(entry.response.headers), ...(body ? { body } : {}) } };
+      const exchange = { request: read, response: toResponse(entry.response) };
       const { request, response } = options.prepare ? options.prepare(exchange) : exchange;
       const key = keyOf(request);
       const sequence = sequences.get(key) ?? 0;
@@ -167,15 +170,24 @@ function toRequest(entry: HarEntry, fallbackUpstream: string | undefined): { ups
   return { upstream, request: { method, path, query: sorted, headers: headerRecord(entry.request.headers), ...(body ? { body } : {}) } };
 }
 
+/** The body's bytes as text (JSON laid out as recorded), or base64 for bytes that are not text. */
 function encode(body: StoredBody): { text: string; encoding?: 'base64' } {
-  switch (body.encoding) {
-    case 'json': return { text: JSON.stringify(body.json) };
-    case 'text': return { text: body.text };
-    case 'base64': return { text: body.base64, encoding: 'base64' };
-  }
+  return body.encoding === 'base64' ? { text: body.base64, encoding: 'base64' } : { text: bodyBytes(body).toString() };
 }
 
-/** The recorder's rule: JSON when the text parses as JSON, otherwise text; bytes stay base64. */
+/** A response as the recorder stores one: the body exact (body.ts), the Content-Encoding it arrived in noted apart. */
+function toResponse(response: HarEntry['response']): RecordedResponse {
+  const { 'content-encoding': contentEncoding, ...headers } = headerRecord(response.headers);
+  const { text, encoding, _redacted } = response.content;
+  const body = text ? exactBody(Buffer.from(text, encoding === 'base64' ? 'base64' : 'utf8'), headers['content-type']) : undefined;
+  return {
+    status: response.status, headers,
+    ...(body ? { body: _redacted ? { ...body, redacted: true } : body } : {}),
+    ...(contentEncoding ? { contentEncoding } : {}),
+  };
+}
+
+/** A request body as the recorder stores one: JSON when the text parses as JSON, otherwise text; bytes stay base64. */
 function decode(text: string, encoding: string | undefined): StoredBody {
   if (encoding === 'base64') return { encoding: 'base64', base64: text };
   try {

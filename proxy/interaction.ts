@@ -3,11 +3,17 @@
  * the replayer serves and the HAR converter translates. Secrets are removed before one is built.
  */
 
-/** A body as stored: JSON when it parsed as JSON (diff-friendly), otherwise text, or base64 for bytes. */
-export type StoredBody =
-  | { encoding: 'json'; json: unknown }
+/**
+ * A body as stored: JSON (diff-friendly) laid out with `indent` spaces and a final `newline` when
+ * the upstream's bytes were so laid out, otherwise the exact text, or base64 for bytes that are not
+ * UTF-8 (see body.ts). `redacted`: the redactor masked something, so the stored body is no longer
+ * the bytes received.
+ */
+export type StoredBody = (
+  | { encoding: 'json'; json: unknown; indent?: number; newline?: true }
   | { encoding: 'text'; text: string }
-  | { encoding: 'base64'; base64: string };
+  | { encoding: 'base64'; base64: string }
+) & { redacted?: true };
 
 export interface RecordedRequest {
   method: string;
@@ -22,9 +28,11 @@ export interface RecordedRequest {
 
 export interface RecordedResponse {
   status: number;
-  /** Lower-case header names as the upstream sent them, secrets masked. */
+  /** Lower-case header names as the upstream sent them (Date included), secrets masked. */
   headers: Record<string, string>;
+  /** The body as received, decoded from `contentEncoding` when the upstream compressed it (replayed decoded). */
   body?: StoredBody;
+  contentEncoding?: string;
 }
 
 export interface Interaction {

@@ -5,18 +5,31 @@
  */
 import { createHash } from 'node:crypto';
 import { matchEndpoint } from '../spec/catalogue.js';
-import { vendorNames } from '../spec/vendor.js';
+import { VENDOR_WORD, vendorNames } from '../spec/vendor.js';
 import type { RecordedRequest, StoredBody } from './interaction.js';
 
 const WORD = 'vendorword';
+const NAMES = vendorNames(WORD);
+/** A name of spec/vendor.ts as a pattern matching it with any vendor word. */
+const anyVendor = (name: string) => name.toLowerCase().replace(/[.+]/g, '\\$&').replace(WORD, VENDOR_WORD.source.replace(/^\^|\$$/g, ''));
 /**
  * Any vendor's names count alike, so a cassette keys the same whatever vendor word its clients
- * use: the version header of every vendor word (X-Service-Api-Version, X-GitHub-Api-Version; the
- * shape comes from spec/vendor.ts, the word left open), and media types with the vendor word
- * folded (`vnd.github+json` matches `vnd.service+json`).
+ * use: the version header of every vendor word (X-Service-Api-Version, X-GitHub-Api-Version), and
+ * media types with the vendor word folded (`vnd.github+json` matches `vnd.service+json`).
  */
-const VERSION_HEADER = new RegExp(`^${vendorNames(WORD).apiVersionHeader.toLowerCase().replace(WORD, '[a-z][a-z0-9-]*')}$`);
-const MEDIA_VENDOR = /vnd\.[a-z][a-z0-9-]*(?=[.+])/g;
+const VERSION_HEADER = new RegExp(`^${anyVendor(NAMES.apiVersionHeader)}$`);
+const MEDIA_VENDOR = new RegExp(`${anyVendor(`vnd.${WORD}`)}(?=[.+])`, 'g');
+/**
+ * Media types (as keyed, vendor word folded) that ask for the same answer: the recommended type,
+ * its older `.v3` name and plain `application/json` all ask for JSON; the text-match types with
+ * and without `.v3`. A request finds the fixtures of its own type first, then an equivalent's.
+ */
+const EQUIVALENT_MEDIA = [
+  [NAMES.mediaType, NAMES.mediaTypeV3, 'application/json'],
+  [NAMES.textMatchMediaType, NAMES.textMatchMediaTypeV3],
+].map((names) => names.map((name) => name.replace(WORD, '*')));
+/** Accept lists naming more types than this are matched as sent only (their variants multiply). */
+const MAX_FOLDED_TYPES = 3;
 
 /** The parts of a request that decide its answer, normalized. */
 export interface MatchView {
@@ -52,6 +65,23 @@ export function matchView(req: RecordedRequest): MatchView {
 export function matchKey(view: MatchView): string {
   const parts = [view.method, view.path, Object.entries(view.query), view.accept, view.version, view.identity, view.body ?? null];
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 16);
+}
+
+/**
+ * The keys of the same request asking for an equivalent media type (`vnd.<vendor>.v3+json` or
+ * `application/json` for `vnd.<vendor>+json`...), in the order of EQUIVALENT_MEDIA; its own key is not among them.
+ */
+export function equivalentKeys(view: MatchView): string[] {
+  const types = view.accept ? view.accept.split(',') : [];
+  if (types.length > MAX_FOLDED_TYPES) return [];
+  let lists: string[][] = [[]];
+  for (const type of types) {
+    const choices = EQUIVALENT_MEDIA.find((group) => group.includes(type)) ?? [type];
+    lists = lists.flatMap((list) => choices.map((choice) => [...list, choice]));
+  }
+  const accepts = new Set(lists.map((list) => [...new Set(list)].sort().join(',')));
+  accepts.delete(view.accept);
+  return [...accepts].map((accept) => matchKey({ ...view, accept }));
 }
 
 /** The placeholder in a redacted Authorization header (`Bearer token#1` → `token#1`). */

@@ -6,10 +6,11 @@
  * is also scrubbed from the rest of the exchange (an echo). Redacting an exchange already redacted
  * changes nothing, so a cassette's own HAR goes through it again on import.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { parseCredential } from '../core/redact/credentials.js';
 import { Redactor } from '../core/redact/redactor.js';
 import { MASK, type RedactionRules } from '../core/redact/rules.js';
-import { mapStrings, storeBody } from './body.js';
+import { parseJson, storeBody } from './body.js';
 import type { Identities } from './identities.js';
 import type { RecordedRequest, RecordedResponse, StoredBody } from './interaction.js';
 
@@ -89,10 +90,11 @@ export class ExchangeRedactor {
     };
   }
 
+  /** `stored` as body.ts's exactBody stores it: its bytes are kept wherever masking leaves them be. */
   response(status: number, liveHeaders: Record<string, string>, stored: StoredBody | undefined, scrub: Redactor): RecordedResponse {
     // Headers are read twice: the secrets of secret headers are learned before the body is masked, and the body's before the headers are.
     scrub.headers(liveHeaders);
-    const redacted = this.cleanBody(stored, liveHeaders['content-type'], scrub);
+    const redacted = cleanExactBody(stored, liveHeaders['content-type'], scrub);
     return { status, headers: sortKeys(scrub.headers(liveHeaders)), ...(redacted ? { body: redacted } : {}) };
   }
 
@@ -116,8 +118,69 @@ export class ExchangeRedactor {
     const body = this.exposeFields(stored, scrub);
     if (body?.encoding === 'json') return { encoding: 'json', json: scrub.json(body.json) };
     if (body?.encoding === 'text') return { encoding: 'text', text: scrub.body(body.text, contentType) };
-    return mapStrings(body, (s) => scrub.text(s));
+    return body;
   }
+}
+
+/**
+ * A response body masked where it must be and byte for byte as received elsewhere; `redacted` when
+ * the masking changed it. JSON is masked on its parsed value (secret fields of any value, at any
+ * depth), then on its text; the text stands only when it reads as exactly the masked value, with
+ * no member named twice (JSON.parse keeps the last of two, so the first would go unseen). Otherwise
+ * the masked value is stored, re-serialized. Bytes that are not UTF-8 are masked as Latin-1, which
+ * maps each byte to one character and back, so a secret written in ASCII among them goes too.
+ */
+function cleanExactBody(body: StoredBody | undefined, contentType: string | undefined, scrub: Redactor): StoredBody | undefined {
+  if (!body) return body;
+  if (body.encoding === 'base64') {
+    const latin1 = Buffer.from(body.base64, 'base64').toString('latin1');
+    const masked = scrub.text(latin1);
+    return masked === latin1 ? body : { encoding: 'base64', base64: Buffer.from(masked, 'latin1').toString('base64'), redacted: true };
+  }
+  if (body.encoding === 'json') {
+    const json = scrub.json(body.json);
+    return isDeepStrictEqual(json, body.json) ? body : { ...body, json, redacted: true };
+  }
+  const parsed = parseJson(body.text);
+  if (!parsed) {
+    const text = scrub.body(body.text, contentType);
+    return text === body.text ? body : { encoding: 'text', text, redacted: true };
+  }
+  const json = scrub.json(parsed.value);
+  const text = scrub.body(body.text, contentType);
+  const reread = text === body.text ? parsed : parseJson(text);
+  if (reread && isDeepStrictEqual(reread.value, json) && membersIn(text) === membersOf(json)) {
+    return text === body.text ? body : { encoding: 'text', text, redacted: true };
+  }
+  return { encoding: 'json', json, redacted: true };
+}
+
+/** Object members written in JSON text: one colon outside strings each. */
+function membersIn(text: string): number {
+  let n = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x3a) n++;
+  }
+  return n;
+}
+
+/** Object members of a parsed JSON value (without recursion: the value may nest deep). */
+function membersOf(value: unknown): number {
+  let n = 0;
+  const work = [value];
+  for (let v = work.pop(); v !== undefined; v = work.pop()) {
+    if (v === null || typeof v !== 'object') continue;
+    const children = Object.values(v);
+    if (!Array.isArray(v)) n += children.length;
+    for (const child of children) work.push(child);
+  }
+  return n;
 }
 
 function sortKeys(headers: Record<string, string>): Record<string, string> {

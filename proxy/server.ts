@@ -12,10 +12,10 @@ import { urlSecrets } from '../core/redact/credentials.js';
 import type { Redactor } from '../core/redact/redactor.js';
 import type { RequestLog } from '../core/request-log.js';
 import { jsonAnswer, type Answer } from './answer.js';
-import { bodyBytes, mapStrings, storeBody } from './body.js';
+import { bodyBytes, exactBody, rewriteText } from './body.js';
 import { Cassette, type Entry, type OpenOptions } from './cassette.js';
 import type { RecordedRequest } from './interaction.js';
-import { differences, matchKey, matchView, routeOf, type MatchView } from './match.js';
+import { differences, equivalentKeys, matchKey, matchView, routeOf, type MatchView } from './match.js';
 import { freshIdentityTable, Identities } from './identities.js';
 import { KnownRequests } from './known-requests.js';
 import { ExchangeRedactor, mergeRules } from './redact.js';
@@ -73,8 +73,8 @@ const NO_BODY = Buffer.alloc(0);
 const UNCONDITIONAL: Exchange['conditional'] = Object.freeze({});
 /** Request headers not stored: the connection's (the proxy's own host, the length of a body stored anyway). */
 export const UNSTORED_REQUEST_HEADERS = ['host', 'content-length'];
-/** Response headers not stored: recomputed (length) or churning on every recording (date). */
-export const UNSTORED_RESPONSE_HEADERS = ['content-length', 'date'];
+/** Response headers not stored: the length is recomputed (Date is kept: a replayed body is dated when it was sent). */
+export const UNSTORED_RESPONSE_HEADERS = ['content-length'];
 
 /** What a request is matched and staged by; one keyed earlier is reused whole (see known-requests.ts). */
 interface Keyed {
@@ -164,7 +164,8 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       if (id !== undefined && redacted.repeatable) known!.set(id, keyed);
       live = { pathAndQuery: below + url.search, headers, scrub: redacted.scrub };
     }
-    const { key, endpoint } = keyed;
+    const { endpoint } = keyed;
+    const key = mode === 'replay' || mode === 'record-missing' ? recordedKey(keyed) : keyed.key;
     const x: Exchange = {
       mode, session: keyed.session, request: keyed.request, identity: keyed.identity,
       ...(endpoint ? { endpoint } : {}),
@@ -216,7 +217,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       }
       const rewrite = rewriter(upstreamBase, self);
       const out = Object.fromEntries(Object.entries(up.headers).map(([k, v]) => [k, rewrite(v)]));
-      const body = bodyBytes(mapStrings(storeBody(up.body, up.headers['content-type']), rewrite));
+      const body = rewriteText(up.body, rewrite);
       return { status: up.status, headers: { ...out, [PROXY_HEADER]: record ? 'recorded' : 'forwarded' }, ...(body.length ? { body } : {}) };
     };
 
@@ -232,9 +233,18 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     send(res, PROXY_HEADER in answer.headers ? answer : { ...answer, headers: { ...answer.headers, [PROXY_HEADER]: 'synthesized' } }, head);
   }
 
+  /** The key a request's fixtures are under: its own, else that of the same request asking for an equivalent media type. */
+  function recordedKey({ key, request }: Keyed): string {
+    if (!cassette || cassette.sequence(key).length) return key;
+    return equivalentKeys(matchView(request)).find((k) => cassette.sequence(k).length > 0) ?? key;
+  }
+
   function save(request: RecordedRequest, key: string, up: Awaited<ReturnType<Upstream['forward']>>, scrub: Redactor): void {
     const stored = Object.fromEntries(Object.entries(up.headers).filter(([k]) => !UNSTORED_RESPONSE_HEADERS.includes(k)));
-    const response = redactor.response(up.status, stored, storeBody(up.body, up.headers['content-type']), scrub);
+    const response = {
+      ...redactor.response(up.status, stored, exactBody(up.body, up.headers['content-type']), scrub),
+      ...(up.contentEncoding ? { contentEncoding: up.contentEncoding } : {}),
+    };
     cassette!.add({
       version: 1, key, recordedAt: new Date().toISOString(), upstream: upstreamBase, request, response, durationMs: up.durationMs,
     }, mode === 'record' && !recordedNow.has(key));
@@ -245,7 +255,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     const { response, upstream: recordedFrom, recordedAt, durationMs } = entry.interaction;
     const rewrite = rewriter(recordedFrom, self);
     const headers = Object.fromEntries(Object.entries(response.headers).filter(([k]) => !UNSTORED_RESPONSE_HEADERS.includes(k)).map(([k, v]) => [k, rewrite(v)]));
-    const body = bodyBytes(mapStrings(response.body, rewrite));
+    const body = rewriteText(bodyBytes(response.body), rewrite);
     const answer = {
       status: response.status,
       headers: { ...headers, [PROXY_HEADER]: 'replayed', [FIXTURE_HEADER]: entry.file },
@@ -304,11 +314,19 @@ export function cassetteKeys(): Pick<OpenOptions, 'keyOf' | 'routeOf'> {
   return { keyOf: (r) => matchKey(matchView(r)), routeOf };
 }
 
-/** Replaces the recorded upstream root with the proxy's own wherever it starts a URL (not a longer port or path segment). */
+/**
+ * Replaces the recorded upstream root with the proxy's own wherever it starts a URL (not a longer
+ * port or path segment), also as JSON may write it (`http:\/\/host\/api`). Nothing else of the text changes.
+ */
 function rewriter(from: string, to: string): (s: string) => string {
   if (!from || from === to) return (s) => s;
-  const pattern = new RegExp(`${from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.~%:-])`, 'g');
-  return (s) => (s.includes(from) ? s.replace(pattern, to) : s);
+  const escaped = (url: string) => url.replace(/\//g, '\\/');
+  const roots: [string, string][] = [[from, to], [escaped(from), escaped(to)]];
+  const replacers = roots.map(([root, by]) => {
+    const pattern = new RegExp(`${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.~%:-])`, 'g');
+    return (s: string) => (s.includes(root) ? s.replace(pattern, () => by) : s);
+  });
+  return (s) => replacers.reduce((out, replace) => replace(out), s);
 }
 
 /** Each answer's headers as sent, for the log (headers given to writeHead are not kept on the response). */

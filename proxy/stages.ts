@@ -58,5 +58,5 @@ const conditionalStage: Stage = async (x: Exchange, next) => {
   const answer = await next();
   if (x.source !== 'fixture' || !x.fixture) return answer;
   const headers = { 'if-none-match': x.conditional.ifNoneMatch, 'if-modified-since': x.conditional.ifModifiedSince };
-  return answerConditional({ method: x.request.method, headers }, { answer, recordedAt: x.fixture.recordedAt });
+  return answerConditional({ method: x.request.method, headers, endpoint: x.endpoint?.id }, { answer, recordedAt: x.fixture.recordedAt });
 };

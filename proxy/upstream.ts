@@ -28,7 +28,10 @@ export interface UpstreamAnswer {
   status: number;
   /** End-to-end headers, content-length and content-encoding removed (the body is decoded). */
   headers: Record<string, string>;
+  /** The bytes as received, decoded from their content encoding. */
   body: Buffer;
+  /** The content encoding the body arrived in (absent: identity). */
+  contentEncoding?: string;
   durationMs: number;
 }
 
@@ -133,7 +136,10 @@ export class Upstream {
           cleanup();
           delete headersOut['content-encoding'];
           delete headersOut['content-length'];
-          resolve({ status: res.statusCode ?? 502, headers: headersOut, body: decoded.bytes(), durationMs: Math.round(performance.now() - started) });
+          resolve({
+            status: res.statusCode ?? 502, headers: headersOut, body: decoded.bytes(), durationMs: Math.round(performance.now() - started),
+            ...(decoder ? { contentEncoding: encoding! } : {}),
+          });
         });
       });
       req.on('timeout', () => failWith(`did not answer within ${idleMs} ms`, 'ETIMEDOUT'));

@@ -14,9 +14,6 @@ import { listOption, urlOption } from './values.js';
 import { writeFileAtomic } from '../../core/fs-atomic.js';
 import { normalizePrefix } from '../../core/listen.js';
 
-/** Response headers of HAR from other tools that the proxy never stores either; HAR holds the decoded text, so its encoding goes too. */
-const UNSTORED_RESPONSE = [...UNSTORED_RESPONSE_HEADERS, 'content-encoding'];
-
 export function exportHarOptions(y: Argv) {
   return y
     .option('fixtures', { type: 'string', demandOption: true, describe: 'Cassette folder to export' })
@@ -102,8 +99,9 @@ function exchangeRedaction(redactor: ExchangeRedactor): (x: HarExchange) => HarE
     const query = new URLSearchParams(Object.entries(x.request.query).flatMap(([name, values]) => values.map((v) => [name, v])));
     const headers = Object.fromEntries(Object.entries(endToEnd(x.request.headers)).filter(([name]) => !UNSTORED_REQUEST_HEADERS.includes(name)));
     const redacted = redactor.request({ method: x.request.method, path: x.request.path, query, headers, body: bodyBytes(x.request.body) });
-    const stored = Object.fromEntries(Object.entries(endToEnd(x.response.headers)).filter(([name]) => !UNSTORED_RESPONSE.includes(name)));
-    return { request: redacted.request, response: redactor.response(x.response.status, stored, x.response.body, redacted.scrub) };
+    const stored = Object.fromEntries(Object.entries(endToEnd(x.response.headers)).filter(([name]) => !UNSTORED_RESPONSE_HEADERS.includes(name)));
+    const { contentEncoding } = x.response;
+    return { request: redacted.request, response: { ...redactor.response(x.response.status, stored, x.response.body, redacted.scrub), ...(contentEncoding ? { contentEncoding } : {}) } };
   };
 }
 

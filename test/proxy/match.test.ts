@@ -1,7 +1,7 @@
 /** The match key: what changes an answer changes the key, what does not leaves it alone. */
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../proxy/interaction.js';
-import { differences, matchKey, matchView, routeOf } from '../../proxy/match.js';
+import { differences, equivalentKeys, matchKey, matchView, routeOf } from '../../proxy/match.js';
 
 const base: RecordedRequest = {
   method: 'GET', path: '/search/issues', query: { q: ['widget'], per_page: ['2'] },
@@ -32,6 +32,20 @@ describe('match key', () => {
       { ...base, headers: { accept: base.headers.accept!, 'x-service-api-version': '2022-11-28' } },
     ];
     expect(new Set([base, ...other].map(key)).size).toBe(other.length + 1);
+  });
+
+  it('names the keys of the equivalent media types: the recommended one, its .v3 name and application/json, any vendor word', () => {
+    const as = (accept: string) => key({ ...base, headers: { ...base.headers, accept } });
+    const viewAs = (accept: string) => matchView({ ...base, headers: { ...base.headers, accept } });
+    const json = ['application/vnd.service+json', 'application/vnd.service.v3+json', 'application/json'];
+    const keys = ['application/vnd.github+json', 'application/vnd.github.v3+json', 'application/json'].map(as);
+    expect(new Set(keys).size).toBe(3);
+    json.forEach((accept, i) => expect(equivalentKeys(viewAs(accept)).sort(), accept).toEqual(keys.filter((_, j) => j !== i).sort()));
+    const textMatch = [as('application/vnd.service.text-match+json'), as('application/vnd.service.v3.text-match+json')];
+    expect(equivalentKeys(viewAs('application/vnd.github.text-match+json'))).toEqual([textMatch[1]]);
+    // A media type with no equivalent has none; nor has a request without Accept.
+    expect(equivalentKeys(viewAs('application/vnd.service.raw+json'))).toEqual([]);
+    expect(equivalentKeys(matchView({ ...base, headers: {} }))).toEqual([]);
   });
 
   it('keys a write by its body, whatever the order of its fields; a read ignores a body', () => {

@@ -16,7 +16,7 @@ import { tempCassette } from './helpers.js';
 const UPSTREAM = 'http://upstream.invalid/api';
 const RECORDED_AT = '2025-06-01T10:00:00.000Z';
 
-/** A cassette with one GET /items/N per body, recorded from UPSTREAM. */
+/** A cassette with one GET /items/N per body, recorded from UPSTREAM with an ETag (so replay synthesizes validators there). */
 function cassetteOf(bodies: unknown[], headers: Record<string, string> = {}): string {
   const dir = tempCassette();
   const keys = cassetteKeys();
@@ -25,7 +25,7 @@ function cassetteOf(bodies: unknown[], headers: Record<string, string> = {}): st
     const req = { method: 'GET', path: `/items/${i}`, query: {}, headers: { accept: 'application/json' } };
     const draft: Omit<Interaction, 'sequence'> = {
       version: 1, key: keys.keyOf(req), recordedAt: RECORDED_AT, upstream: UPSTREAM, request: req, durationMs: 1,
-      response: { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: { encoding: 'json', json } },
+      response: { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', etag: `"recorded-${i}"`, ...headers }, body: { encoding: 'json', json } },
     };
     cassette.add(draft);
   });
