@@ -101,6 +101,7 @@ describe('each command loads only the modules it uses', () => {
     ['src/commands/reference.ts', ['core', 'reference', 'spec', 'src']],
     ['src/commands/undo.ts', ['core', 'reference', 'spec', 'src']],
     ['src/commands/validate.ts', ['core', 'src']],
+    ['src/commands/openapi.ts', ['core', 'reference', 'spec', 'src']],
     ['src/cli.ts', ['core', 'src']],
   ])('%s loads only %j', (entry, allowed) => {
     expect([...folders(entry)].sort()).toEqual(allowed);

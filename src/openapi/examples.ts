@@ -1,0 +1,85 @@
+/**
+ * Examples for the OpenAPI export: one success answer of each catalogue endpoint that has a body,
+ * asked of an in-process reference through the one client. The reference runs on a fixed clock and
+ * its host and port are replaced by those the README starts it at, so the same build gives the same bytes.
+ */
+import { CATALOGUE, type Endpoint } from '../../spec/catalogue.js';
+import { vendorNames } from '../../spec/vendor.js';
+import { ALERT_PATCH_STATES } from '../../spec/vocabulary.js';
+import { Client } from '../../core/client.js';
+import type { Profile } from '../../core/profile.js';
+import { referenceProfile } from '../../reference/profile.js';
+import { startReference } from '../../reference/server.js';
+
+/** Where the examples say the reference runs: `npx conformance reference --port 8080`. */
+export const EXAMPLE_ORIGIN = 'http://127.0.0.1:8080';
+/** The reference's clock while answering: its seeded data is dated back from it. */
+const EXAMPLE_NOW = Date.parse('2026-03-10T12:00:00Z');
+/** Items per list example: enough to show a list, few enough to read. */
+const EXAMPLE_ITEMS = 2;
+
+export interface Example {
+  endpoint: Endpoint;
+  /** The request body sent, for writes. */
+  request?: Record<string, unknown>;
+  /** The answer's parsed body, with the example origin. */
+  response: unknown;
+}
+
+/** A body each write is answered with success for in the reference's world. */
+function requestBody(endpoint: Endpoint, profile: Profile): Record<string, unknown> | undefined {
+  switch (endpoint.id) {
+    case 'notifications.subscription-set': return { ignored: false };
+    case 'code-scanning.alert-update': return { state: ALERT_PATCH_STATES[0] };
+    case 'imports.start': return { vcs_url: profile.resources?.import_urls?.large, vcs: 'subversion' };
+    case 'imports.update': return { vcs_username: 'octocat' };
+    case 'imports.author-update': return { name: 'Mona Lisa', email: 'mona@example.com' };
+    case 'imports.lfs': return { use_lfs: 'opt_in' };
+    default: return endpoint.method === 'GET' ? undefined : {};
+  }
+}
+
+/** The path of a request to `endpoint`, its parameters taken from the reference's own profile. */
+function requestPath(endpoint: Endpoint, profile: Profile, authorId: unknown): string {
+  const r = profile.resources ?? {};
+  const repo = (endpoint.area === 'imports' ? r.import_repo : r.public_repo)!.split('/');
+  const values: Record<string, unknown> = {
+    owner: repo[0], repo: repo[1], org: r.org, username: profile.tokens?.classic?.login,
+    thread_id: r.thread_ids?.[0], alert_number: r.alert_numbers?.[0], author_id: authorId,
+  };
+  const path = endpoint.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(String(values[name])));
+  const query = new URLSearchParams();
+  for (const p of endpoint.params.filter((x) => x.in === 'query' && x.required)) {
+    query.set(p.name, String(p.name === 'q' ? r.search_keyword : r.label_repository_id));
+  }
+  if (endpoint.perPage) query.set('per_page', String(EXAMPLE_ITEMS));
+  return query.size ? `${path}?${query}` : path;
+}
+
+/** The reference's answers, endpoint by endpoint: the import is started first, so its reads find one. */
+export async function referenceExamples(): Promise<Example[]> {
+  const reference = await startReference({ port: 0, now: () => EXAMPLE_NOW });
+  try {
+    const profile = referenceProfile(reference);
+    const client = new Client({ profile, names: vendorNames(), timeoutMs: 15_000, maxRequests: CATALOGUE.length * 2 }, []);
+    const withBody = CATALOGUE.filter((e) => e.success.schema);
+    const ordered = [...withBody.filter((e) => e.id === 'imports.start'), ...withBody.filter((e) => e.id !== 'imports.start')];
+    const examples: Example[] = [];
+    let authorId: unknown;
+    for (const endpoint of ordered) {
+      const request = requestBody(endpoint, profile);
+      const path = requestPath(endpoint, profile, authorId);
+      const reply = await client.send({ method: endpoint.method, path, ...(request ? { body: request } : {}) });
+      if (reply.status !== endpoint.success.status) {
+        throw new Error(`the reference answered ${endpoint.method} ${path} with ${reply.status}, not ${endpoint.success.status}: no example for ${endpoint.id}`);
+      }
+      // Not only URLs name the reference's host and port: git_url and ssh_url do too.
+      const response = JSON.parse(reply.text.split(new URL(reference.origin).host).join(new URL(EXAMPLE_ORIGIN).host)) as unknown;
+      if (endpoint.id === 'imports.authors') authorId = (response as { id?: unknown }[])[0]?.id;
+      examples.push({ endpoint, ...(request ? { request } : {}), response });
+    }
+    return CATALOGUE.flatMap((e) => examples.filter((x) => x.endpoint === e));
+  } finally {
+    await reference.close();
+  }
+}
