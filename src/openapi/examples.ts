@@ -39,19 +39,20 @@ function requestBody(endpoint: Endpoint, profile: Profile): Record<string, unkno
   }
 }
 
-/** The path of a request to `endpoint`, its parameters taken from the reference's own profile. */
+/** The path and query of a request to `endpoint`, each parameter it requires named from the reference's own profile. */
 function requestPath(endpoint: Endpoint, profile: Profile, authorId: unknown): string {
   const r = profile.resources ?? {};
-  const repo = (endpoint.area === 'imports' ? r.import_repo : r.public_repo)!.split('/');
+  const [owner, repo] = (endpoint.area === 'imports' ? r.import_repo : r.public_repo)?.split('/') ?? [];
   const values: Record<string, unknown> = {
-    owner: repo[0], repo: repo[1], org: r.org, username: profile.tokens?.classic?.login,
-    thread_id: r.thread_ids?.[0], alert_number: r.alert_numbers?.[0], author_id: authorId,
+    owner, repo, org: r.org, username: profile.tokens?.classic?.login, thread_id: r.thread_ids?.[0],
+    alert_number: r.alert_numbers?.[0], author_id: authorId, q: r.search_keyword, repository_id: r.label_repository_id,
   };
-  const path = endpoint.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(String(values[name])));
-  const query = new URLSearchParams();
-  for (const p of endpoint.params.filter((x) => x.in === 'query' && x.required)) {
-    query.set(p.name, String(p.name === 'q' ? r.search_keyword : r.label_repository_id));
-  }
+  const value = (name: string) => {
+    if (values[name] === undefined) throw new Error(`the reference's profile names no ${name} for ${endpoint.id}`);
+    return String(values[name]);
+  };
+  const path = endpoint.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(value(name)));
+  const query = new URLSearchParams(endpoint.params.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, value(p.name)]));
   if (endpoint.perPage) query.set('per_page', String(EXAMPLE_ITEMS));
   return query.size ? `${path}?${query}` : path;
 }
