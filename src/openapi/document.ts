@@ -34,7 +34,7 @@ const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${nam
 const schemaRef = (name: string) => ref('schemas', name);
 const governs = (requirementId: string, endpoint: Endpoint) => GOVERNS[requirementId]?.endpoints.includes(endpoint.id) ?? false;
 
-/** Statuses an endpoint answers beyond its own table, because a rule of every endpoint it falls under says so. */
+/** Statuses an endpoint answers beyond its own table, because a rule governing it (spec/coverage/governs.ts) states them. */
 const REFUSALS: readonly { requirement: string; statuses: readonly number[] }[] = [
   { requirement: 'auth.invalid-credentials-401', statuses: [401] },
   { requirement: 'auth.no-token-404-or-403', statuses: [403, 404] },
