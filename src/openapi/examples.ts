@@ -8,6 +8,7 @@ import { vendorNames } from '../../spec/vendor.js';
 import { ALERT_PATCH_STATES } from '../../spec/vocabulary.js';
 import { Client } from '../../core/client.js';
 import type { Profile } from '../../core/profile.js';
+import { Redactor } from '../../core/redact/redactor.js';
 import { referenceProfile } from '../../reference/profile.js';
 import { startReference } from '../../reference/server.js';
 
@@ -32,7 +33,7 @@ function requestBody(endpoint: Endpoint, profile: Profile): Record<string, unkno
     case 'notifications.subscription-set': return { ignored: false };
     case 'code-scanning.alert-update': return { state: ALERT_PATCH_STATES[0] };
     case 'imports.start': return { vcs_url: profile.resources?.import_urls?.large, vcs: 'subversion' };
-    case 'imports.update': return { vcs_username: 'octocat' };
+    case 'imports.update': return { vcs: 'subversion' };
     case 'imports.author-update': return { name: 'Mona Lisa', email: 'mona@example.com' };
     case 'imports.lfs': return { use_lfs: 'opt_in' };
     default: return endpoint.method === 'GET' ? undefined : {};
@@ -65,6 +66,8 @@ export async function referenceExamples(): Promise<Example[]> {
     const client = new Client({ profile, names: vendorNames(), timeoutMs: 15_000, maxRequests: CATALOGUE.length * 2 }, []);
     const withBody = CATALOGUE.filter((e) => e.success.schema);
     const ordered = [...withBody.filter((e) => e.id === 'imports.start'), ...withBody.filter((e) => e.id !== 'imports.start')];
+    // Examples leave the process as a recording does: through the one redactor.
+    const redactor = new Redactor();
     const examples: Example[] = [];
     let authorId: unknown;
     for (const endpoint of ordered) {
@@ -75,9 +78,9 @@ export async function referenceExamples(): Promise<Example[]> {
         throw new Error(`the reference answered ${endpoint.method} ${path} with ${reply.status}, not ${endpoint.success.status}: no example for ${endpoint.id}`);
       }
       // Not only URLs name the reference's host and port: git_url and ssh_url do too.
-      const response = JSON.parse(reply.text.split(new URL(reference.origin).host).join(new URL(EXAMPLE_ORIGIN).host)) as unknown;
+      const response = redactor.json(JSON.parse(reply.text.split(new URL(reference.origin).host).join(new URL(EXAMPLE_ORIGIN).host)));
       if (endpoint.id === 'imports.authors') authorId = (response as { id?: unknown }[])[0]?.id;
-      examples.push({ endpoint, ...(request ? { request } : {}), response });
+      examples.push({ endpoint, ...(request ? { request: redactor.json(request) as Record<string, unknown> } : {}), response });
     }
     return CATALOGUE.flatMap((e) => examples.filter((x) => x.endpoint === e));
   } finally {
