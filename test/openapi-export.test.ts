@@ -65,9 +65,17 @@ describe('the OpenAPI export', () => {
 
   it('holds a response example from the reference for every endpoint that answers with a body, and request examples for writes', () => {
     const all = examplesOf(doc);
-    const responses = all.filter((x) => x.at.includes('/responses/'));
-    expect(responses).toHaveLength(CATALOGUE.filter((e) => e.success.schema).length);
-    expect(all.filter((x) => x.at.includes('/requestBody/')).length).toBeGreaterThan(3);
+    const successes = CATALOGUE.filter((e) => e.success.schema).map((e) => `#/paths/${escape(e.path)}/${e.method.toLowerCase()}/responses/${e.success.status}/content/application~1json/examples/reference`);
+    expect(all.map((x) => x.at)).toEqual(expect.arrayContaining(successes));
+    expect(all.filter((x) => x.at.includes('/requestBody/')).map((x) => x.at.split('/').slice(2, 4).join(' ')).sort()).toEqual(
+      CATALOGUE.filter((e) => e.params.some((p) => p.in === 'body') && e.success.schema).map((e) => `${escape(e.path)} ${e.method.toLowerCase()}`).sort());
+  });
+
+  it('shows how the reference words a refusal: "Validation failed" for a search q over 256 characters', () => {
+    const refusals = examplesOf(doc).filter((x) => /\/responses\/4\d\d\//.test(x.at));
+    expect(refusals.length).toBeGreaterThanOrEqual(3);
+    expect(doc.paths['/search/issues'].get.responses['422'].content['application/json'].examples.reference.value).toMatchObject({ message: 'Validation failed' });
+    expect(doc.paths['/repos/{owner}/{repo}/import'].get.responses['404'].content['application/json'].examples.reference.value).toHaveProperty('message');
   });
 
   it('has every example fit the schema beside it (ajv, JSON Schema 2020-12), and grade without failure or warning', () => {
@@ -78,7 +86,10 @@ describe('the OpenAPI export', () => {
       return check(x.value) ? [] : [`${x.at}: ${ajv.errorsText(check.errors)}`];
     });
     expect(misfits).toEqual([]);
-    const graded = examples.map((x) => ({ id: x.endpoint.id, ...grade(x.endpoint.success.schema!, x.response, { list: !!x.endpoint.success.list }) }));
+    const graded = examples.map((x) => {
+      const success = x.status === x.endpoint.success.status;
+      return { id: x.endpoint.id, status: x.status, ...grade(success ? x.endpoint.success.schema! : 'error', x.response, { list: success && !!x.endpoint.success.list }) };
+    });
     expect(graded.filter((g) => g.failures.length || g.warnings.length)).toEqual([]);
   });
 

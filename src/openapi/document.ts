@@ -130,7 +130,7 @@ function response(endpoint: Endpoint, status: number, names: VendorNames, exampl
   for (const rule of HEADER_RULES) if (governs(rule.requirement, endpoint) && rule.on(endpoint, status)) headers[rule.header(names)] = ref('headers', rule.requirement);
   if (endpoint.category) for (const name of RATE_HEADERS) headers[name] = ref('headers', name);
   const schema = bodySchema(endpoint, status);
-  const shown = status === endpoint.success.status && example ? { examples: { reference: { summary: 'Answered by the reference', value: example.response } } } : {};
+  const shown = example ? { examples: { reference: { summary: 'Answered by the reference', value: example.response } } } : {};
   return {
     description,
     ...(Object.keys(headers).length ? { headers } : {}),
@@ -155,17 +155,18 @@ function security(endpoint: Endpoint): Schema[] {
   return out;
 }
 
-function operation(endpoint: Endpoint, names: VendorNames, example: Example | undefined): Schema {
+function operation(endpoint: Endpoint, names: VendorNames, examples: readonly Example[]): Schema {
   const statuses = new Set([...(endpoint.statuses ?? [endpoint.success.status])]);
   for (const r of REFUSALS) if (governs(r.requirement, endpoint)) r.statuses.forEach((s) => statuses.add(s));
-  const body = requestBody(endpoint, example);
+  const exampleOf = (status: number) => examples.find((x) => x.status === status);
+  const body = requestBody(endpoint, exampleOf(endpoint.success.status));
   return {
     operationId: endpoint.id,
     tags: [endpoint.area],
     description: `Document ${endpoint.doc}.${endpoint.statuses ? '' : ' Status codes: not shown.'}${endpoint.writes ? ' Changes the target.' : ''}`,
     parameters: parameters(endpoint),
     ...(body ? { requestBody: body } : {}),
-    responses: Object.fromEntries([...statuses].sort((a, b) => a - b).map((s) => [String(s), response(endpoint, s, names, example)])),
+    responses: Object.fromEntries([...statuses].sort((a, b) => a - b).map((s) => [String(s), response(endpoint, s, names, exampleOf(s))])),
     security: security(endpoint),
   };
 }
@@ -198,8 +199,7 @@ export function buildOpenApi(options: DocumentOptions): OpenApiDocument {
   const { names } = options;
   const paths: Record<string, Record<string, Schema>> = {};
   for (const endpoint of CATALOGUE) {
-    const example = options.examples.find((x) => x.endpoint === endpoint);
-    (paths[endpoint.path] ??= {})[endpoint.method.toLowerCase()] = operation(endpoint, names, example);
+    (paths[endpoint.path] ??= {})[endpoint.method.toLowerCase()] = operation(endpoint, names, options.examples.filter((x) => x.endpoint === endpoint));
   }
   return {
     openapi: '3.1.0',

@@ -1,13 +1,14 @@
 /**
  * Examples for the OpenAPI export: one success answer of each catalogue endpoint that has a body,
- * asked of an in-process reference through the one client. The reference runs on a fixed clock and
+ * and a few refusals, asked of an in-process reference through the one client. The reference runs on a fixed clock and
  * its host and port are replaced by those the README starts it at, so the same build gives the same bytes.
  */
-import { CATALOGUE, type Endpoint } from '../../spec/catalogue.js';
+import { CATALOGUE, endpointById, type Endpoint } from '../../spec/catalogue.js';
+import { LIMITS } from '../../spec/limits.js';
 import { vendorNames } from '../../spec/vendor.js';
 import { ALERT_PATCH_STATES } from '../../spec/vocabulary.js';
 import { Client } from '../../core/client.js';
-import type { Profile } from '../../core/profile.js';
+import type { Profile, TokenName } from '../../core/profile.js';
 import { Redactor } from '../../core/redact/redactor.js';
 import { referenceProfile } from '../../reference/profile.js';
 import { startReference } from '../../reference/server.js';
@@ -21,6 +22,8 @@ const EXAMPLE_ITEMS = 2;
 
 export interface Example {
   endpoint: Endpoint;
+  /** The endpoint's success status, or a refusal's. */
+  status: number;
   /** The request body sent, for writes. */
   request?: Record<string, unknown>;
   /** The answer's parsed body, with the example origin. */
@@ -40,13 +43,13 @@ function requestBody(endpoint: Endpoint, profile: Profile): Record<string, unkno
   }
 }
 
-/** The path and query of a request to `endpoint`, each parameter it requires named from the reference's own profile. */
-function requestPath(endpoint: Endpoint, profile: Profile, authorId: unknown): string {
+/** The path and query of a request to `endpoint`, each parameter it requires named from the reference's own profile (or `given`). */
+function requestPath(endpoint: Endpoint, profile: Profile, authorId: unknown, given: Record<string, string> = {}): string {
   const r = profile.resources ?? {};
   const [owner, repo] = (endpoint.area === 'imports' ? r.import_repo : r.public_repo)?.split('/') ?? [];
   const values: Record<string, unknown> = {
     owner, repo, org: r.org, username: profile.tokens?.classic?.login, thread_id: r.thread_ids?.[0],
-    alert_number: r.alert_numbers?.[0], author_id: authorId, q: r.search_keyword, repository_id: r.label_repository_id,
+    alert_number: r.alert_numbers?.[0], author_id: authorId, q: r.search_keyword, repository_id: r.label_repository_id, ...given,
   };
   const value = (name: string) => {
     if (values[name] === undefined) throw new Error(`the reference's profile names no ${name} for ${endpoint.id}`);
@@ -58,29 +61,37 @@ function requestPath(endpoint: Endpoint, profile: Profile, authorId: unknown): s
   return query.size ? `${path}?${query}` : path;
 }
 
-/** The reference's answers, endpoint by endpoint: the import is started first, so its reads find one. */
+/** Refusals the spec states, asked once each to show an error body: the import's read comes before any import exists. */
+const REFUSALS: readonly { id: string; status: number; as?: TokenName; given?: Record<string, string> }[] = [
+  { id: 'imports.get', status: 404 },
+  { id: 'search.issues', status: 422, given: { q: 'a'.repeat(LIMITS.search.maxQueryLength + 1) } },
+  { id: 'events.public', status: 401, as: 'invalid' },
+];
+
+/** The reference's answers, endpoint by endpoint: the refusals, then the import's start, so its reads find one, then the rest. */
 export async function referenceExamples(): Promise<Example[]> {
   const reference = await startReference({ port: 0, now: () => EXAMPLE_NOW });
   try {
     const profile = referenceProfile(reference);
     const client = new Client({ profile, names: vendorNames(), timeoutMs: 15_000, maxRequests: CATALOGUE.length * 2 }, []);
-    const withBody = CATALOGUE.filter((e) => e.success.schema);
-    const ordered = [...withBody.filter((e) => e.id === 'imports.start'), ...withBody.filter((e) => e.id !== 'imports.start')];
     // Examples leave the process as a recording does: through the one redactor.
     const redactor = new Redactor();
     const examples: Example[] = [];
     let authorId: unknown;
-    for (const endpoint of ordered) {
+    const ask = async (endpoint: Endpoint, status: number, as?: TokenName, given?: Record<string, string>) => {
       const request = requestBody(endpoint, profile);
-      const path = requestPath(endpoint, profile, authorId);
-      const reply = await client.send({ method: endpoint.method, path, ...(request ? { body: request } : {}) });
-      if (reply.status !== endpoint.success.status) {
-        throw new Error(`the reference answered ${endpoint.method} ${path} with ${reply.status}, not ${endpoint.success.status}: no example for ${endpoint.id}`);
-      }
+      const path = requestPath(endpoint, profile, authorId, given);
+      const reply = await client.send({ method: endpoint.method, path, ...(request ? { body: request } : {}), ...(as ? { as } : {}) });
+      if (reply.status !== status) throw new Error(`the reference answered ${endpoint.method} ${path} with ${reply.status}, not ${status}: no example for ${endpoint.id}`);
       // Not only URLs name the reference's host and port: git_url and ssh_url do too.
       const response = redactor.json(JSON.parse(reply.text.split(new URL(reference.origin).host).join(new URL(EXAMPLE_ORIGIN).host)));
       if (endpoint.id === 'imports.authors') authorId = (response as { id?: unknown }[])[0]?.id;
-      examples.push({ endpoint, ...(request ? { request: redactor.json(request) as Record<string, unknown> } : {}), response });
+      examples.push({ endpoint, status, ...(request ? { request: redactor.json(request) as Record<string, unknown> } : {}), response });
+    };
+    for (const r of REFUSALS) await ask(endpointById(r.id), r.status, r.as, r.given);
+    const withBody = CATALOGUE.filter((e) => e.success.schema);
+    for (const endpoint of [...withBody.filter((e) => e.id === 'imports.start'), ...withBody.filter((e) => e.id !== 'imports.start')]) {
+      await ask(endpoint, endpoint.success.status);
     }
     return CATALOGUE.flatMap((e) => examples.filter((x) => x.endpoint === e));
   } finally {
