@@ -15,7 +15,7 @@ export const PUBLIC_PROBE = '/events?per_page=1';
 /** Rate-limit status: not counted against any limit, but 404 where rate limiting is off (a listed status). */
 export const RATE_PROBE = '/rate_limit';
 /** Document 1: "A self-hosted installation serves the same paths below its own host with the path prefix /api/v3." */
-const SELF_HOSTED_PREFIX = '/api/v3';
+export const SELF_HOSTED_PREFIX = '/api/v3';
 /** What the run asks for when the recommended media type is refused. */
 const PLAIN_JSON = 'application/json';
 

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { EXIT, UserError } from './exit-codes.js';
 import { readPackageJson } from './paths.js';
+import type { TokenKind } from '../spec/tokens.js';
 
 export type TokenName =
   | 'classic' | 'classic_public' | 'classic_bare' | 'org_member' | 'security_manager' | 'fine_grained' | 'fine_grained_bare' | 'app_user' | 'app_installation' | 'invalid' | 'sso_unauthorized' | 'oauth';
@@ -15,7 +16,7 @@ export const NOT_CLASSIC_TOKENS = ['fine_grained', 'app_user', 'app_installation
 
 export interface ProfileToken {
   value: string;
-  kind?: 'classic' | 'fine-grained' | 'app-user' | 'app-installation' | 'oauth' | 'workflow';
+  kind?: TokenKind;
   login?: string;
   scopes?: string[];
   permissions?: Record<string, 'read' | 'write' | 'admin'>;

@@ -3,7 +3,7 @@
  * their own state (issues, threads, events, alerts, imports) on top of this.
  * Everything is deterministic so runs, fixtures and tests repeat exactly.
  */
-export type TokenKind = 'classic' | 'fine-grained' | 'app-user' | 'app-installation' | 'oauth' | 'workflow';
+import type { TokenKind } from '../spec/tokens.js';
 
 export interface Account {
   id: number;

@@ -30,6 +30,8 @@ export async function main(argv: string[]): Promise<void> {
         async (y) => (await merge()).mergeOptions(y), async (args) => (await merge()).mergeCommand(args))
       .command('validate <resource> <file>', 'Grade a saved JSON document against a resource schema',
         async (y) => (await validate()).validateOptions(y), async (args) => (await validate()).validateCommand(args))
+      .command('openapi', 'Write the OpenAPI 3.1 description of both spec documents (JSON) to stdout',
+        async (y) => (await openapi()).openapiOptions(y), async (args) => (await openapi()).openapiCommand(args))
       .command('faults', 'List the named faults the reference can be started with', (y) => y.option('json', { type: 'boolean', default: false }), async (args) => {
         const { FAULTS } = await import('../reference/faults.js');
         if (args.json) {
@@ -63,6 +65,7 @@ const proxy = () => import('./commands/proxy.js');
 const validate = () => import('./commands/validate.js');
 const merge = () => import('./commands/merge.js');
 const undo = () => import('./commands/undo.js');
+const openapi = () => import('./commands/openapi.js');
 
 /** "Unknown argument: base-ur" gains "(did you mean --base-url?)" when a known flag or command is one or two edits away. */
 /** The parts of a yargs instance that know the flags and commands in effect (not in its type declarations). */

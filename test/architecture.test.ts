@@ -102,6 +102,7 @@ describe('each command loads only the modules it uses', () => {
     ['src/commands/undo.ts', ['core', 'reference', 'spec', 'src']],
     ['src/commands/validate.ts', ['core', 'src']],
     ['src/commands/merge.ts', ['core', 'reports', 'spec', 'src']],
+    ['src/commands/openapi.ts', ['core', 'reference', 'spec', 'src']],
     ['src/cli.ts', ['core', 'src']],
   ])('%s loads only %j', (entry, allowed) => {
     expect([...folders(entry)].sort()).toEqual(allowed);

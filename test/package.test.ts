@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import semver from 'semver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT, readPackageJson } from '../core/paths.js';
+import { typeErrors } from './helpers/typecheck.js';
 
 interface PackageJson { version: string; engines: { node: string }; dependencies: Record<string, string> }
 const pkg = readPackageJson<PackageJson>('package.json');
@@ -35,12 +36,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const conformance = (args: string[]) => spawnSync('npx', ['--no-install', 'conformance', ...args], { cwd: join(dir, 'project'), encoding: 'utf8', timeout: 150_000 });
 
 describe('the packed tarball', () => {
-  it('ships the compiled CLI, its schemas and docs, and no tests, benches, scripts, sources or fixtures', () => {
+  it('ships the compiled CLI, its schemas, types and docs, and no tests, benches, scripts, sources or fixtures', () => {
     expect(files).toContain('bin/conformance.js');
+    expect(files).toContain('types/index.d.ts');
     expect(files).toContain('dist/src/cli.js');
     expect(files.filter((f) => f.startsWith('schemas/')).length).toBeGreaterThan(10);
     expect(files.filter((f) => /^(test|bench|scripts|fixtures|dist\/test|dist\/bench|dist\/scripts)\//.test(f))).toEqual([]);
-    expect(files.filter((f) => f.endsWith('.ts') || f.endsWith('.map'))).toEqual([]);
+    expect(files.filter((f) => (f.endsWith('.ts') && f !== 'types/index.d.ts') || f.endsWith('.map'))).toEqual([]);
   });
 
   it('declares a Node range every runtime dependency supports', () => {
@@ -55,6 +57,18 @@ describe('the packed tarball', () => {
     const code = files.filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(installed, f), 'utf8')).join('\n');
     const unused = Object.keys(pkg.dependencies).filter((name) => !new RegExp(`from '${name}(/[^']*)?'`).test(code));
     expect(unused).toEqual([]);
+  });
+
+  it('offers the resource types to an installed copy\'s TypeScript: `import type { ... } from \'conformance\'`', () => {
+    const file = join(dir, 'project', 'uses-types.mts');
+    writeFileSync(file, [
+      "import type { LargeFile } from 'conformance';",
+      "export const file: LargeFile = { path: 'assets/intro.mp4', size: 536870912 };",
+      "export const wrong: LargeFile = { size: '512 MB' };",
+    ].join('\n'));
+    const errors = typeErrors([file]);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/uses-types\.mts:3: Type 'string' is not assignable to type 'number'/);
   });
 
   it('runs from an installed copy: --version, -h and a whole run against the built-in reference', () => {

@@ -91,8 +91,8 @@ describe('README recipes', () => {
 
   afterAll(() => everyJob.forEach((job) => signal(job, 'SIGKILL')));
 
-  it('are marked: recording a cassette from the reference, then replaying it', () => {
-    expect(found.map((r) => r.name)).toEqual(['record', 'replay']);
+  it('are marked: exporting the OpenAPI description, recording a cassette from the reference, then replaying it', () => {
+    expect(found.map((r) => r.name)).toEqual(['openapi', 'record', 'replay']);
   });
 
   for (const recipe of found) {
