@@ -3,12 +3,14 @@
  * dependencies, and run from there. Nothing here may rely on the repository around it.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import semver from 'semver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT, readPackageJson } from '../core/paths.js';
+import { PACKAGE_ROOT, packagePath, readPackageJson } from '../core/paths.js';
+import { copyExample, runExample } from './helpers/vitest-example.js';
 
 interface PackageJson { version: string; engines: { node: string }; dependencies: Record<string, string> }
 const pkg = readPackageJson<PackageJson>('package.json');
@@ -70,5 +72,24 @@ describe('the packed tarball', () => {
     const report = JSON.parse(readFileSync(join(dir, 'project', 'out', 'report.json'), 'utf8')) as { counts: Record<string, number> };
     expect(report.counts.fail).toBe(0);
     expect(report.counts.pass).toBeGreaterThan(600);
+  }, 180_000);
+
+  it('resolves conformance/vitest from the installed copy, without installing vitest (an optional peer)', () => {
+    const project = join(dir, 'project');
+    const resolved = execFileSync(process.execPath, ['--input-type=module', '-e', "console.log(import.meta.resolve('conformance/vitest'))"], { cwd: project, encoding: 'utf8' }).trim();
+    expect(fileURLToPath(resolved)).toBe(join(project, 'node_modules', 'conformance', 'dist', 'src', 'vitest.js'));
+    expect(existsSync(fileURLToPath(resolved))).toBe(true);
+    expect(existsSync(join(project, 'node_modules', 'vitest'))).toBe(false);
+  });
+
+  it('runs examples/vitest against the installed copy once the user adds vitest', () => {
+    const project = join(dir, 'project');
+    symlinkSync(packagePath('node_modules', 'vitest'), join(project, 'node_modules', 'vitest'));
+    const example = join(project, 'example');
+    mkdirSync(example);
+    copyExample(example);
+    const { status, tests, output } = runExample(example, join(project, 'node_modules', 'vitest', 'vitest.mjs'));
+    expect(status, output).toBe(0);
+    expect(tests.filter((t) => t.status === 'passed').length).toBeGreaterThan(50);
   }, 180_000);
 });

@@ -1,0 +1,61 @@
+/**
+ * examples/vitest, run as its user runs it: a copy of the folder with the node_modules its
+ * `npm install` makes (`conformance` a link to this package, as `file:../..` installs it; vitest
+ * the one installed here), then `vitest run` in a child process with the example's own config.
+ * Against its server as it is, every check passes or is skipped with its reason; with a named
+ * fault, the check for that rule fails quoting the spec sentence, and vitest exits 1.
+ */
+import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { packagePath, PACKAGE_ROOT } from '../core/paths.js';
+import { normalize, readSpecDocument } from '../src/spec-units.js';
+import { copyExample, runExample } from './helpers/vitest-example.js';
+
+let project: string;
+
+beforeAll(() => {
+  project = mkdtempSync(join(tmpdir(), 'vitest-example-'));
+  copyExample(project);
+  mkdirSync(join(project, 'node_modules'));
+  symlinkSync(PACKAGE_ROOT, join(project, 'node_modules', 'conformance'));
+  symlinkSync(packagePath('node_modules', 'vitest'), join(project, 'node_modules', 'vitest'));
+});
+
+const vitestRun = (env: Record<string, string>) => runExample(project, join(project, 'node_modules', 'vitest', 'vitest.mjs'), env);
+
+describe('examples/vitest', () => {
+  it('registers one test per check of its suites: all pass or skip with a reason, and vitest exits 0', () => {
+    const { status, tests, output } = vitestRun({});
+    const statusOf = (id: string) => tests.find((t) => t.title.startsWith(`${id}:`))?.status;
+    expect(status, output).toBe(0);
+    const checks = tests.filter((t) => ['search', 'notifications'].includes(t.ancestorTitles.at(-1)!));
+    expect(checks.length).toBeGreaterThan(50);
+    expect(checks.every((t) => t.ancestorTitles[0] === 'conformance' && t.title.startsWith(`${t.ancestorTitles[1]}.`))).toBe(true);
+    expect(tests.filter((t) => t.status === 'failed')).toEqual([]);
+    // Without allowWrites the checks that write are vitest skips, not passes.
+    expect(statusOf('notifications.thread-mark-read')).toBe('skipped');
+    expect(statusOf('search.max-operators')).toBe('passed');
+    expect(tests.find((t) => t.title === 'the run completed')?.status).toBe('passed');
+  });
+
+  it('fails the check a named fault breaks, with the spec sentence, the finding and the request; vitest exits 1', () => {
+    const { status, tests, output } = vitestRun({ FAULTS: 'search-operators-unlimited' });
+    expect(status, output).toBe(1);
+    const failed = tests.filter((t) => t.status === 'failed');
+    // The fault breaks the operator limit and nothing else: only its checks (issue and code search) fail.
+    const ids = failed.map((t) => t.title.split(':')[0]!);
+    expect(ids).toContain('search.max-operators');
+    expect(ids.filter((id) => !id.startsWith('search.max-operators'))).toEqual([]);
+    const message = failed.find((t) => t.title.startsWith('search.max-operators:'))!.failureMessages.join('\n');
+    const sentence = /spec: "([^"]+)" \(document 1, /.exec(message)?.[1];
+    expect(sentence, message).toBeDefined();
+    const document = normalize(readSpecDocument(1));
+    for (const passage of sentence!.split(' … ')) expect(document).toContain(passage);
+    expect(message).toContain('more than five AND, OR or NOT operators');
+    expect(message).toMatch(/six operators: answered 200, not 422/);
+    expect(message).toMatch(/request: GET http:\/\/127\.0\.0\.1:\d+\/search\/issues\?q=/);
+    expect(message).not.toMatch(/\n\s+at /);
+  });
+});
