@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import semver from 'semver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT, packagePath, readPackageJson } from '../core/paths.js';
-import { copyExample, runExample } from './helpers/vitest-example.js';
+import { copyExample, runVitest } from './helpers/vitest-example.js';
 
 interface PackageJson { version: string; engines: { node: string }; dependencies: Record<string, string> }
 const pkg = readPackageJson<PackageJson>('package.json');
@@ -88,7 +88,7 @@ describe('the packed tarball', () => {
     const example = join(project, 'example');
     mkdirSync(example);
     copyExample(example);
-    const { status, tests, output } = runExample(example, join(project, 'node_modules', 'vitest', 'vitest.mjs'));
+    const { status, tests, output } = runVitest(example, join(project, 'node_modules', 'vitest', 'vitest.mjs'));
     expect(status, output).toBe(0);
     expect(tests.filter((t) => t.status === 'passed').length).toBeGreaterThan(50);
   }, 180_000);

@@ -5,13 +5,14 @@
  * Against its server as it is, every check passes or is skipped with its reason; with a named
  * fault, the check for that rule fails quoting the spec sentence, and vitest exits 1.
  */
-import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { packagePath, PACKAGE_ROOT } from '../core/paths.js';
 import { normalize, readSpecDocument } from '../src/spec-units.js';
-import { copyExample, runExample } from './helpers/vitest-example.js';
+import { copyExample, runVitest } from './helpers/vitest-example.js';
+import { freePort } from './helpers/shell-session.js';
 
 let project: string;
 
@@ -23,7 +24,7 @@ beforeAll(() => {
   symlinkSync(packagePath('node_modules', 'vitest'), join(project, 'node_modules', 'vitest'));
 });
 
-const vitestRun = (env: Record<string, string>) => runExample(project, join(project, 'node_modules', 'vitest', 'vitest.mjs'), env);
+const vitestRun = (env: Record<string, string>) => runVitest(project, join(project, 'node_modules', 'vitest', 'vitest.mjs'), env);
 
 describe('examples/vitest', () => {
   it('registers one test per check of its suites: all pass or skip with a reason, and vitest exits 0', () => {
@@ -57,5 +58,18 @@ describe('examples/vitest', () => {
     expect(message).toMatch(/six operators: answered 200, not 422/);
     expect(message).toMatch(/request: GET http:\/\/127\.0\.0\.1:\d+\/search\/issues\?q=/);
     expect(message).not.toMatch(/\n\s+at /);
+  });
+
+  it('against a server that is not listening: the one diagnosis, from the hook, no check run, and vitest exits 1', async () => {
+    const broken = join(project, 'broken');
+    mkdirSync(broken);
+    const url = `http://127.0.0.1:${await freePort()}`;
+    writeFileSync(join(broken, 'unreachable.test.ts'), `import { conformanceTests } from 'conformance/vitest';\nconformanceTests({ baseUrl: '${url}', suites: ['search'] });\n`);
+    const { status, tests, output } = runVitest(broken, join(project, 'node_modules', 'vitest', 'vitest.mjs'));
+    expect(status, output).toBe(1);
+    expect(output.split('\n').filter((l) => l.includes(url))).toEqual([`Error: Run stopped (unreachable): GET ${url}/rate_limit: connection refused`]);
+    expect(tests.length).toBeGreaterThan(50);
+    expect(tests.filter((t) => t.status !== 'skipped')).toEqual([]);
+    expect(output).not.toMatch(/\n\s+at /);
   });
 });

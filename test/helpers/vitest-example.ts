@@ -1,6 +1,7 @@
 /**
  * examples/vitest as its user runs it: `vitest run` in a child process, in a folder holding a copy
- * of the example, with the JSON reporter; the calling run's own VITEST* variables stay out of it.
+ * of the example, with the default reporter (its output) and the JSON one (the tests); the calling
+ * run's own VITEST* variables and colours stay out of it.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync } from 'node:fs';
@@ -13,12 +14,12 @@ export function copyExample(dir: string): void {
   cpSync(packagePath('examples', 'vitest'), dir, { recursive: true });
 }
 
-/** Runs the example in `dir`, with vitest as `vitestBin` (the one its node_modules resolves). */
-export function runExample(dir: string, vitestBin: string, env: Record<string, string> = {}): { status: number | null; tests: ExampleTest[]; output: string } {
-  const own = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST')));
+/** `vitest run` in `dir` (the example, or a test file beside it), with vitest as `vitestBin` (the one its node_modules resolves). */
+export function runVitest(dir: string, vitestBin: string, env: Record<string, string> = {}): { status: number | null; tests: ExampleTest[]; output: string } {
+  const own = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'FORCE_COLOR'));
   const outputFile = join(dir, `report-${Object.values(env).join('-') || 'clean'}.json`);
-  const child = spawnSync(process.execPath, [vitestBin, 'run', '--reporter=json', `--outputFile=${outputFile}`], {
-    cwd: dir, env: { ...own, ...env }, encoding: 'utf8', timeout: 240_000,
+  const child = spawnSync(process.execPath, [vitestBin, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${outputFile}`], {
+    cwd: dir, env: { ...own, NO_COLOR: '1', ...env }, encoding: 'utf8', timeout: 240_000,
   });
   const output = `${child.stdout}${child.stderr}`;
   let report: { testResults: { assertionResults: ExampleTest[] }[] };
