@@ -29,6 +29,8 @@ export function commandBlocks(file: string): CommandBlock[] {
   const source = readFileSync(file, 'utf8').split('\n');
   const blocks: CommandBlock[] = [];
   for (let i = 0; i < source.length; i += 1) {
+    // Commands go in `sh` blocks, which the tests run; another shell's fence would be run by none.
+    if (/^```(bash|shell|console|zsh|shell-session)\b/.test(source[i]!)) throw new Error(`${relative(PACKAGE_ROOT, file)}:${i + 1}: write commands in a \`\`\`sh block, which a test runs`);
     if (source[i] !== '```sh') continue;
     const end = source.indexOf('```', i + 1);
     if (end < 0) throw new Error(`${file}:${i + 1}: a sh block is never closed`);
