@@ -37,12 +37,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const conformance = (args: string[]) => spawnSync('npx', ['--no-install', 'conformance', ...args], { cwd: join(dir, 'project'), encoding: 'utf8', timeout: 150_000 });
 
 describe('the packed tarball', () => {
-  it('ships the compiled CLI, its schemas and docs, and no tests, benches, scripts, sources or fixtures', () => {
+  it('ships the compiled CLI with its type declarations, its schemas and docs, and no tests, benches, scripts, sources or fixtures', () => {
     expect(files).toContain('bin/conformance.js');
     expect(files).toContain('dist/src/cli.js');
     expect(files.filter((f) => f.startsWith('schemas/')).length).toBeGreaterThan(10);
     expect(files.filter((f) => /^(test|bench|scripts|fixtures|dist\/test|dist\/bench|dist\/scripts)\//.test(f))).toEqual([]);
-    expect(files.filter((f) => f.endsWith('.ts') || f.endsWith('.map'))).toEqual([]);
+    expect(files.filter((f) => (f.endsWith('.ts') && !f.endsWith('.d.ts')) || f.endsWith('.map'))).toEqual([]);
+    // Types for TypeScript users of the library entries.
+    expect(files).toContain('dist/src/vitest.d.ts');
   });
 
   it('declares a Node range every runtime dependency supports', () => {

@@ -1,10 +1,12 @@
 /**
  * examples/vitest, run as its user runs it: a copy of the folder with the node_modules its
  * `npm install` makes (`conformance` a link to this package, as `file:../..` installs it; vitest
- * the one installed here), then `vitest run` in a child process with the example's own config.
+ * and its other dev dependencies the ones installed here), then `vitest run` in a child process
+ * with the example's own config, and its type check.
  * Against its server as it is, every check passes or is skipped with its reason; with a named
  * fault, the check for that rule fails quoting the spec sentence, and vitest exits 1.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +23,10 @@ beforeAll(() => {
   copyExample(project);
   mkdirSync(join(project, 'node_modules'));
   symlinkSync(PACKAGE_ROOT, join(project, 'node_modules', 'conformance'));
-  symlinkSync(packagePath('node_modules', 'vitest'), join(project, 'node_modules', 'vitest'));
+  for (const dep of ['vitest', 'typescript', '@types/node']) {
+    mkdirSync(join(project, 'node_modules', dep, '..'), { recursive: true });
+    symlinkSync(packagePath('node_modules', dep), join(project, 'node_modules', dep));
+  }
 });
 
 const vitestRun = (env: Record<string, string>) => runVitest(project, join(project, 'node_modules', 'vitest', 'vitest.mjs'), env);
@@ -39,6 +44,11 @@ describe('examples/vitest', () => {
     expect(statusOf('notifications.thread-mark-read')).toBe('skipped');
     expect(statusOf('search.max-operators')).toBe('passed');
     expect(tests.find((t) => t.title === 'the run completed')?.status).toBe('passed');
+  });
+
+  it('type-checks (strict) against the package\'s declarations: conformance/vitest and the reference it starts', () => {
+    const tsc = spawnSync(process.execPath, [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: project, encoding: 'utf8', timeout: 120_000 });
+    expect(tsc.status, `${tsc.stdout}${tsc.stderr}`).toBe(0);
   });
 
   it('fails the check a named fault breaks, with the spec sentence, the finding and the request; vitest exits 1', () => {
