@@ -7,11 +7,12 @@
  * vitest is a peer dependency of this entry only: the CLI never loads it.
  */
 import { beforeAll, describe, it, type TestContext } from 'vitest';
-import { loadProfile, type Profile } from '../core/profile.js';
+import { UserError } from '../core/exit-codes.js';
+import { loadProfile, parseProfile, type Profile } from '../core/profile.js';
 import type { CheckResult, RunResult } from '../core/model.js';
 import { describeCheck } from '../reports/console.js';
 import { stoppedLine } from '../reports/summary.js';
-import { planChecks, runConformance, type RunOptions } from './runner.js';
+import { planChecks, runConformance, type PlannedCheck, type RunOptions } from './runner.js';
 
 export interface ConformanceTestOptions extends Omit<RunOptions, 'profile' | 'referenceFaults' | 'onCheck' | 'onNotices' | 'clock'> {
   /** The profile (docs/profile.md), or the path of its JSON file; `baseUrl` alone runs the checks that need no token. */
@@ -30,10 +31,18 @@ const DEFAULT_RUN_TIMEOUT_MS = 10 * 60_000;
  */
 export function conformanceTests(options: ConformanceTestOptions): void {
   const { name = 'conformance', runTimeoutMs = DEFAULT_RUN_TIMEOUT_MS, profile: given, ...rest } = options;
-  const profile = typeof given === 'string' ? loadProfile(given, process.env, rest.baseUrl) : given;
-  if (!profile && !rest.baseUrl) throw new Error('conformanceTests: give the baseUrl (or profile) of the server your project starts');
-  const run: RunOptions = { ...rest, ...(profile ? { profile } : {}) };
-  const planned = planChecks(profile ?? { base_url: rest.baseUrl! }, run);
+  let run: RunOptions;
+  let planned: PlannedCheck[];
+  try {
+    // As the CLI reads a profile: checked against its schema, `env:NAME` values resolved.
+    const profile = typeof given === 'string' ? loadProfile(given, process.env, rest.baseUrl) : given && parseProfile(given, 'given to conformanceTests', process.env, rest.baseUrl);
+    if (!profile && !rest.baseUrl) throw new UserError('give the baseUrl (or profile) of the server your project starts');
+    run = { ...rest, ...(profile ? { profile } : {}) };
+    planned = planChecks(profile ?? { base_url: rest.baseUrl! }, run);
+  } catch (err) {
+    // A wrong option or profile is one line, as on the command line.
+    throw err instanceof UserError ? quiet(`conformanceTests: ${err.message}`) : err;
+  }
   let result: RunResult | undefined;
 
   describe(name, () => {

@@ -70,16 +70,31 @@ describe('examples/vitest', () => {
     expect(message).not.toMatch(/\n\s+at /);
   });
 
+  /** A test file of its own, in a folder of its own beside the example, run by vitest. */
+  const runTestFile = (name: string, source: string) => {
+    const folder = join(project, name);
+    mkdirSync(folder);
+    writeFileSync(join(folder, `${name}.test.ts`), `import { conformanceTests } from 'conformance/vitest';\n${source}\n`);
+    return runVitest(folder, join(project, 'node_modules', 'vitest', 'vitest.mjs'));
+  };
+
   it('against a server that is not listening: the one diagnosis, from the hook, no check run, and vitest exits 1', async () => {
-    const broken = join(project, 'broken');
-    mkdirSync(broken);
     const url = `http://127.0.0.1:${await freePort()}`;
-    writeFileSync(join(broken, 'unreachable.test.ts'), `import { conformanceTests } from 'conformance/vitest';\nconformanceTests({ baseUrl: '${url}', suites: ['search'] });\n`);
-    const { status, tests, output } = runVitest(broken, join(project, 'node_modules', 'vitest', 'vitest.mjs'));
+    const { status, tests, output } = runTestFile('unreachable', `conformanceTests({ baseUrl: '${url}', suites: ['search'] });`);
     expect(status, output).toBe(1);
     expect(output.split('\n').filter((l) => l.includes(url))).toEqual([`Error: Run stopped (unreachable): GET ${url}/rate_limit: connection refused`]);
     expect(tests.length).toBeGreaterThan(50);
     expect(tests.filter((t) => t.status !== 'skipped')).toEqual([]);
     expect(output).not.toMatch(/\n\s+at /);
+  });
+
+  it('a wrong option or profile is one line naming it, before any request', () => {
+    const suite = runTestFile('unknown-suite', "conformanceTests({ baseUrl: 'http://127.0.0.1:9', suites: ['serach'] });");
+    expect(suite.status, suite.output).toBe(1);
+    expect(suite.output).toMatch(/Error: conformanceTests: unknown suite serach \(suites: alerts, /);
+    expect(suite.output).not.toMatch(/\n\s+at /);
+    const profile = runTestFile('bad-profile', "conformanceTests({ profile: { base_url: 'http://127.0.0.1:9', tokens: { classic: { value: 7 } } } as never });");
+    expect(profile.status, profile.output).toBe(1);
+    expect(profile.output).toMatch(/Error: conformanceTests: profile given to conformanceTests: tokens\.classic\.value must be a string/);
   });
 });
