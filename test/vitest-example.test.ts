@@ -97,4 +97,18 @@ describe('examples/vitest', () => {
     expect(profile.status, profile.output).toBe(1);
     expect(profile.output).toMatch(/Error: conformanceTests: profile given to conformanceTests: tokens\.classic\.value must be a string/);
   });
+
+  it('an observation passes with the check in full as its annotation; a run that judged no rule fails `the run completed`', () => {
+    const { status, tests, output } = runTestFile('observed', [
+      "import { afterAll } from 'vitest';",
+      "import { startServer } from '../server.js';",
+      'const server = await startServer();',
+      'afterAll(() => server.close());',
+      "conformanceTests({ profile: server.profile, grep: 'versioning.omitted-or-unknown' });",
+    ].join('\n'));
+    expect(status, output).toBe(1);
+    expect(tests.map((t) => [t.title.split(':')[0], t.status])).toEqual([['versioning.omitted-or-unknown', 'passed'], ['the run completed', 'failed']]);
+    expect(output).toMatch(/INFO versioning\.omitted-or-unknown \[MAY\][^\n]*\n\s*spec: "Behaviour when the version header is omitted or names an unsupported version: not shown\."/);
+    expect(tests[1]!.failureMessages.join('\n')).toMatch(/^Run stopped \(nothing-checked\): nothing was checked/);
+  });
 });

@@ -1,6 +1,6 @@
 /**
  * examples/vitest as its user runs it: `vitest run` in a child process, in a folder holding a copy
- * of the example, with the default reporter (its output) and the JSON one (the tests); the calling
+ * of the example, with the verbose reporter (its output, annotations too) and the JSON one (the tests); the calling
  * run's own VITEST* variables and colours stay out of it.
  */
 import { spawnSync } from 'node:child_process';
@@ -18,7 +18,7 @@ export function copyExample(dir: string): void {
 export function runVitest(dir: string, vitestBin: string, env: Record<string, string> = {}): { status: number | null; tests: ExampleTest[]; output: string } {
   const own = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'FORCE_COLOR'));
   const outputFile = join(dir, `report-${Object.values(env).join('-') || 'clean'}.json`);
-  const child = spawnSync(process.execPath, [vitestBin, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${outputFile}`], {
+  const child = spawnSync(process.execPath, [vitestBin, 'run', '--reporter=verbose', '--reporter=json', `--outputFile.json=${outputFile}`], {
     cwd: dir, env: { ...own, NO_COLOR: '1', ...env }, encoding: 'utf8', timeout: 240_000,
   });
   const output = `${child.stdout}${child.stderr}`;
