@@ -19,11 +19,13 @@ export interface ConformanceTestOptions extends Omit<RunOptions, 'profile' | 're
   profile?: Profile | string;
   /** The name of the describe block holding the checks (default `conformance`). */
   name?: string;
-  /** Longest whole run, in milliseconds (default 10 minutes): the hook that runs the checks fails past it. */
+  /** Longest whole run, in milliseconds (default 10 minutes): then it stops as Ctrl-C stops it (changes undone, the checks not begun skipped). */
   runTimeoutMs?: number;
 }
 
 const DEFAULT_RUN_TIMEOUT_MS = 10 * 60_000;
+/** A run stopped at its limit still undoes its changes and reports: the hook waits this much longer. */
+const UNDO_GRACE_MS = 60_000;
 
 /**
  * Registers one vitest test per selected check (grouped by suite) and one for the run as a whole.
@@ -44,13 +46,19 @@ export function conformanceTests(options: ConformanceTestOptions): void {
     throw err instanceof UserError ? quiet(`conformanceTests: ${err.message}`) : err;
   }
   let result: RunResult | undefined;
+  let limit: AbortSignal | undefined;
+
+  // Stopped at the limit is said as such, not as the CLI's Ctrl-C.
+  const stopped = (stop: NonNullable<RunResult['stopped']>) => (stop.reason === 'interrupted' && limit?.aborted
+    ? `Run stopped at runTimeoutMs (${runTimeoutMs} ms): the checks not begun were skipped` : stoppedLine(stop));
 
   describe(name, () => {
     beforeAll(async () => {
-      result = await runConformance(run);
+      limit = AbortSignal.timeout(runTimeoutMs);
+      result = await runConformance({ ...run, signal: AbortSignal.any([limit, ...(run.signal ? [run.signal] : [])]) });
       // A broken setup is one diagnosis (the hook's error), not a failure per check.
-      if (result.stopped && !result.checks.length) throw quiet(stoppedLine(result.stopped));
-    }, runTimeoutMs);
+      if (result.stopped && !result.checks.length) throw quiet(stopped(result.stopped));
+    }, runTimeoutMs + UNDO_GRACE_MS);
 
     for (const suite of [...new Set(planned.map((p) => p.suite))]) {
       describe(suite, () => {
@@ -62,7 +70,7 @@ export function conformanceTests(options: ConformanceTestOptions): void {
 
     it('the run completed', async (ctx) => {
       for (const notice of result!.notices) await ctx.annotate(notice, 'notice');
-      if (result!.stopped) throw quiet(stoppedLine(result!.stopped));
+      if (result!.stopped) throw quiet(stopped(result!.stopped));
     });
   });
 }

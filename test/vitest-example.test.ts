@@ -111,4 +111,18 @@ describe('examples/vitest', () => {
     expect(output).toMatch(/INFO versioning\.omitted-or-unknown \[MAY\][^\n]*\n\s*spec: "Behaviour when the version header is omitted or names an unsupported version: not shown\."/);
     expect(tests[1]!.failureMessages.join('\n')).toMatch(/^Run stopped \(nothing-checked\): nothing was checked/);
   });
+
+  it('a run past runTimeoutMs stops, says so, and skips the checks it did not begin', () => {
+    // No run of 56 checks ends within a millisecond, however fast the machine.
+    const { status, tests, output } = runTestFile('limit', [
+      "import { afterAll } from 'vitest';",
+      "import { startServer } from '../server.js';",
+      'const server = await startServer();',
+      'afterAll(() => server.close());',
+      "conformanceTests({ profile: server.profile, suites: ['search'], runTimeoutMs: 1 });",
+    ].join('\n'));
+    expect(status, output).toBe(1);
+    expect(output).toMatch(/Error: Run stopped at runTimeoutMs \(1 ms\): the checks not begun were skipped/);
+    expect(tests.filter((t) => t.status !== 'skipped')).toEqual([]);
+  });
 });
