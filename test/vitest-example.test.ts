@@ -78,6 +78,15 @@ describe('examples/vitest', () => {
     return runVitest(folder, join(project, 'node_modules', 'vitest', 'vitest.mjs'));
   };
 
+  /** A test file's source running the checks `options` select against the example's server. */
+  const againstExampleServer = (options: string) => [
+    "import { afterAll } from 'vitest';",
+    "import { startServer } from '../server.js';",
+    'const server = await startServer();',
+    'afterAll(() => server.close());',
+    `conformanceTests({ profile: server.profile, ${options} });`,
+  ].join('\n');
+
   it('against a server that is not listening: the one diagnosis, from the hook, no check run, and vitest exits 1', async () => {
     const url = `http://127.0.0.1:${await freePort()}`;
     const { status, tests, output } = runTestFile('unreachable', `conformanceTests({ baseUrl: '${url}', suites: ['search'] });`);
@@ -99,13 +108,7 @@ describe('examples/vitest', () => {
   });
 
   it('an observation passes with the check in full as its annotation; a run that judged no rule fails `the run completed`', () => {
-    const { status, tests, output } = runTestFile('observed', [
-      "import { afterAll } from 'vitest';",
-      "import { startServer } from '../server.js';",
-      'const server = await startServer();',
-      'afterAll(() => server.close());',
-      "conformanceTests({ profile: server.profile, grep: 'versioning.omitted-or-unknown' });",
-    ].join('\n'));
+    const { status, tests, output } = runTestFile('observed', againstExampleServer("grep: 'versioning.omitted-or-unknown'"));
     expect(status, output).toBe(1);
     expect(tests.map((t) => [t.title.split(':')[0], t.status])).toEqual([['versioning.omitted-or-unknown', 'passed'], ['the run completed', 'failed']]);
     expect(output).toMatch(/INFO versioning\.omitted-or-unknown \[MAY\][^\n]*\n\s*spec: "Behaviour when the version header is omitted or names an unsupported version: not shown\."/);
@@ -114,13 +117,7 @@ describe('examples/vitest', () => {
 
   it('a run past runTimeoutMs stops, says so, and skips the checks it did not begin', () => {
     // No run of 56 checks ends within a millisecond, however fast the machine.
-    const { status, tests, output } = runTestFile('limit', [
-      "import { afterAll } from 'vitest';",
-      "import { startServer } from '../server.js';",
-      'const server = await startServer();',
-      'afterAll(() => server.close());',
-      "conformanceTests({ profile: server.profile, suites: ['search'], runTimeoutMs: 1 });",
-    ].join('\n'));
+    const { status, tests, output } = runTestFile('limit', againstExampleServer("suites: ['search'], runTimeoutMs: 1"));
     expect(status, output).toBe(1);
     expect(output).toMatch(/Error: Run stopped at runTimeoutMs \(1 ms\): the checks not begun were skipped/);
     expect(tests.filter((t) => t.status !== 'skipped')).toEqual([]);
