@@ -13,10 +13,10 @@ const SHOWN_FINDINGS = 5;
 export function consoleSummary(result: RunResult, comparison: Comparison, strict: boolean): string {
   const out: string[] = [];
   const shown = result.checks.filter((c) => c.outcome === 'fail').concat(result.checks.filter((c) => c.outcome === 'warn'));
-  for (const c of shown) out.push(describe(c, c.findings, result), '');
+  for (const c of shown) out.push(describeCheck(c, c.findings, result), '');
   // --strict reports undescribed fields as information on checks that otherwise pass: without these lines they would be seen only in the files.
   const undescribed = strict ? result.checks.filter((c) => c.outcome !== 'fail' && c.outcome !== 'warn' && c.findings.some((f) => f.path)) : [];
-  for (const c of undescribed) out.push(describe(c, c.findings.filter((f) => f.path), result, 'INFO'), '');
+  for (const c of undescribed) out.push(describeCheck(c, c.findings.filter((f) => f.path), result, 'INFO'), '');
   for (const s of bySuite(result)) out.push(terminalText(`${s.suite.padEnd(16)} ${countsLine(s.counts)}`));
   const { restored, leaks } = result.restoration;
   if (restored || leaks.length) out.push('', terminalText(`changes undone: ${restored}; not restored: ${leaks.length ? leaks.map((l) => `${l.change} (${l.reason})`).join('; ') : 'none'}`));
@@ -26,7 +26,8 @@ export function consoleSummary(result: RunResult, comparison: Comparison, strict
   return out.length ? `${out.join('\n')}\n` : '';
 }
 
-function describe(check: CheckResult, findings: CheckResult['findings'], result: RunResult, label = check.outcome.toUpperCase()): string {
+/** A check in full: its title, the spec sentence, findings and the last request. */
+export function describeCheck(check: CheckResult, findings: CheckResult['findings'], result: RunResult, label = check.outcome.toUpperCase()): string {
   const lines = [`${label} ${check.id} [${check.requirement.level}] ${check.title}`, `  spec: "${check.requirement.sentence}" (document ${check.requirement.doc}, ${check.requirement.section})`];
   for (const f of findings.slice(0, SHOWN_FINDINGS)) lines.push(`  - ${f.path ? `${f.path}: ` : ''}${f.message}`);
   if (findings.length > SHOWN_FINDINGS) lines.push(`  - … ${findings.length - SHOWN_FINDINGS} more`);

@@ -112,3 +112,17 @@ describe('each command loads only the modules it uses', () => {
     expect(folders('src/commands/run.ts')).toEqual(new Set(['core', 'reference', 'reports', 'spec', 'src', 'suites']));
   });
 });
+
+describe('vitest, a peer dependency of conformance/vitest only', () => {
+  const shipped = ['core', 'src', 'spec', 'suites', 'reference', 'proxy', 'reports'].flatMap((d) => readdirSync(join(ROOT, d), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts')).map((f) => `${d}/${f.split('\\').join('/')}`));
+
+  it('is imported by src/vitest.ts alone among the shipped modules', () => {
+    expect(shipped.filter((f) => /from 'vitest(\/[^']*)?'/.test(readFileSync(join(ROOT, f), 'utf8')))).toEqual(['src/vitest.ts']);
+  });
+
+  it('is never loaded by the CLI or a command', () => {
+    const entries = ['src/cli.ts', ...readdirSync(join(ROOT, 'src', 'commands')).map((f) => `src/commands/${f}`)];
+    expect(entries.filter((e) => loadedBy(e).has('src/vitest.ts'))).toEqual([]);
+  });
+});

@@ -3,13 +3,15 @@
  * dependencies, and run from there. Nothing here may rely on the repository around it.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import semver from 'semver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT, readPackageJson } from '../core/paths.js';
+import { PACKAGE_ROOT, packagePath, readPackageJson } from '../core/paths.js';
 import { typeErrors } from './helpers/typecheck.js';
+import { copyExample, runVitest } from './helpers/vitest-example.js';
 
 interface PackageJson { version: string; engines: { node: string }; dependencies: Record<string, string> }
 const pkg = readPackageJson<PackageJson>('package.json');
@@ -36,13 +38,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const conformance = (args: string[]) => spawnSync('npx', ['--no-install', 'conformance', ...args], { cwd: join(dir, 'project'), encoding: 'utf8', timeout: 150_000 });
 
 describe('the packed tarball', () => {
-  it('ships the compiled CLI, its schemas, types and docs, and no tests, benches, scripts, sources or fixtures', () => {
+  it('ships the compiled CLI with its type declarations, its schemas, the resource types and docs, and no tests, benches, scripts, sources or fixtures', () => {
     expect(files).toContain('bin/conformance.js');
     expect(files).toContain('types/index.d.ts');
     expect(files).toContain('dist/src/cli.js');
     expect(files.filter((f) => f.startsWith('schemas/')).length).toBeGreaterThan(10);
     expect(files.filter((f) => /^(test|bench|scripts|fixtures|dist\/test|dist\/bench|dist\/scripts)\//.test(f))).toEqual([]);
-    expect(files.filter((f) => (f.endsWith('.ts') && f !== 'types/index.d.ts') || f.endsWith('.map'))).toEqual([]);
+    expect(files.filter((f) => (f.endsWith('.ts') && !f.endsWith('.d.ts')) || f.endsWith('.map'))).toEqual([]);
+    // Types for TypeScript users of the library entries.
+    expect(files).toContain('dist/src/vitest.d.ts');
   });
 
   it('declares a Node range every runtime dependency supports', () => {
@@ -84,5 +88,24 @@ describe('the packed tarball', () => {
     const report = JSON.parse(readFileSync(join(dir, 'project', 'out', 'report.json'), 'utf8')) as { counts: Record<string, number> };
     expect(report.counts.fail).toBe(0);
     expect(report.counts.pass).toBeGreaterThan(600);
+  }, 180_000);
+
+  it('resolves conformance/vitest from the installed copy, without installing vitest (an optional peer)', () => {
+    const project = join(dir, 'project');
+    const resolved = execFileSync(process.execPath, ['--input-type=module', '-e', "console.log(import.meta.resolve('conformance/vitest'))"], { cwd: project, encoding: 'utf8' }).trim();
+    expect(fileURLToPath(resolved)).toBe(join(project, 'node_modules', 'conformance', 'dist', 'src', 'vitest.js'));
+    expect(existsSync(fileURLToPath(resolved))).toBe(true);
+    expect(existsSync(join(project, 'node_modules', 'vitest'))).toBe(false);
+  });
+
+  it('runs examples/vitest against the installed copy once the user adds vitest', () => {
+    const project = join(dir, 'project');
+    symlinkSync(packagePath('node_modules', 'vitest'), join(project, 'node_modules', 'vitest'));
+    const example = join(project, 'example');
+    mkdirSync(example);
+    copyExample(example);
+    const { status, tests, output } = runVitest(example, join(project, 'node_modules', 'vitest', 'vitest.mjs'));
+    expect(status, output).toBe(0);
+    expect(tests.filter((t) => t.status === 'passed').length).toBeGreaterThan(50);
   }, 180_000);
 });

@@ -84,8 +84,6 @@ export async function proxyCommand(args: Args): Promise<void> {
     if (err instanceof CassetteError) throw new UserError(err.message);
     throw new UserError(e.message);
   }
-  const size = running.cassette ? ` (${running.cassette.size} fixtures in ${running.cassette.dir})` : '';
-  process.stdout.write(`proxy (${mode}) listening on ${running.url}${size}\n`);
   // Requests in flight finish and their fixtures are written before the process exits; a second
   // signal, or a request still hanging after the grace period, ends it at once.
   const stop = () => {
@@ -102,4 +100,7 @@ export async function proxyCommand(args: Args): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // Said once Ctrl-C is handled: whoever waits for this line may stop the proxy at once.
+  const size = running.cassette ? ` (${running.cassette.size} fixtures in ${running.cassette.dir})` : '';
+  process.stdout.write(`proxy (${mode}) listening on ${running.url}${size}\n`);
 }

@@ -36,9 +36,10 @@ export async function referenceCommand(args: Args): Promise<void> {
     throw new UserError(e.message);
   }
   if (args['write-profile']) writeFileAtomic(args['write-profile'], `${JSON.stringify(referenceProfile(running, args.vendor), null, 2)}\n`);
-  const label = faults.length ? ` with faults ${faults.join(', ')}` : '';
-  process.stdout.write(`reference listening on ${running.url}${label}\n`);
   const stop = () => void running.close().then(() => process.exit(EXIT.ok));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // Said once Ctrl-C is handled: whoever waits for this line may stop the reference at once.
+  const label = faults.length ? ` with faults ${faults.join(', ')}` : '';
+  process.stdout.write(`reference listening on ${running.url}${label}\n`);
 }
