@@ -107,6 +107,18 @@ export const rateLimitWithout = (member: string): Alteration => editJson(
 );
 
 /**
+ * GET /rate_limit whose every window ends as it is read (`reset` is the second of the answer), as a
+ * target read just before its minute turns over: a count compared across two readings spans two windows.
+ */
+export const windowEndsAsRead: Alteration = editJson(
+  (req, answer) => pathOf(req).endsWith('/rate_limit') && answer.status === 200,
+  (body) => {
+    const now = Math.floor(Date.now() / 1000);
+    for (const status of [...Object.values(body.resources as Record<string, Record<string, unknown>>), body.rate as Record<string, unknown> | undefined]) if (status) status.reset = now;
+  },
+);
+
+/**
  * One field left out of the records of the GET answers whose path matches `where` (a list's
  * entries, a search envelope's items, or the one resource), as a target that does not send it.
  */

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { CheckResult, RunResult } from '../../core/model.js';
 import type { RunOptions } from '../../src/runner.js';
 import {
-  alertUpdateWithoutDismissal, passedOnNothing, rateLimitWithout, runAgainst, validationFailedCapitalised, withoutField, type Alteration,
+  alertUpdateWithoutDismissal, passedOnNothing, rateLimitWithout, runAgainst, validationFailedCapitalised, windowEndsAsRead, withoutField, type Alteration,
 } from '../helpers/altered-reference.js';
 
 const ids = (r: RunResult, pick: (c: CheckResult) => boolean) => r.checks.filter(pick).map((c) => c.id).sort();
@@ -53,6 +53,18 @@ against('GET /rate_limit without core.used (or any used)', rateLimitWithout('use
     const status = run().checks.find((c) => c.id === 'rate-limit.status-categories')!;
     expect(status.outcome).toBe('pass');
     expect(status.findings.map((f) => f.message)).toContain('resources.core.used absent (requiredness not shown)');
+  });
+});
+
+against('GET /rate_limit read as each window ends (reset is the second of the answer)', windowEndsAsRead, { suites: ['rate-limit'] }, (run) => {
+  it('the checks comparing two readings are inconclusive, naming the reset; the rest still judge', () => {
+    const compared = ['rate-limit.endpoint-not-counted', ...['search.code', 'search.issues'].map((e) => `rate-limit.search-separate.${e}`), 'rate-limit.core-counts.events.public'];
+    for (const id of compared) {
+      const c = run().checks.find((x) => x.id === id)!;
+      expect(c.skipReason, id).toBe('inconclusive');
+      expect(c.message, id).toMatch(/the (core|search) window reset between the two readings of GET \/rate_limit/);
+    }
+    expect(run().checks.find((c) => c.id === 'rate-limit.status-categories')!.outcome).toBe('pass');
   });
 });
 
