@@ -16,7 +16,6 @@ export class Secrets {
   private readonly known = new Set<string>();
   private readonly forms = new Map<string, Form>();
   private pattern: RegExp | null | undefined;
-  private replacements: string[] = [];
 
   /** How many secrets are known: a text redacted when it was the same needs no second pass. */
   get size(): number {
@@ -47,17 +46,15 @@ export class Secrets {
   scrub(text: string): string {
     const pattern = this.compiled();
     if (!pattern) return text;
-    return text.replace(pattern, (...args: unknown[]) => {
-      const index = args.findIndex((g, i) => i > 0 && g !== undefined);
-      return this.replacements[index - 1] ?? MASK;
-    });
+    // The match is one form's text exactly (the forms are literals): its replacement is looked up by it.
+    return text.replace(pattern, (match: string) => this.forms.get(match)?.replacement ?? MASK);
   }
 
   private compiled(): RegExp | null {
     if (this.pattern !== undefined) return this.pattern;
+    // No capture group per form: hundreds of groups make every position of every text costly to try.
     const forms = [...this.forms.values()].sort((a, b) => b.length - a.length);
-    this.replacements = forms.map((f) => f.replacement);
-    this.pattern = forms.length ? new RegExp(forms.map((f) => `(${f.source})`).join('|'), 'g') : null;
+    this.pattern = forms.length ? new RegExp(forms.map((f) => f.source).join('|'), 'g') : null;
     return this.pattern;
   }
 }
