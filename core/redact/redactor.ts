@@ -29,6 +29,11 @@ export class Redactor {
     return this.secrets.size;
   }
 
+  /** Whether a JSON text, redacted when `count` secrets were known, may hold one learned since (see Secrets.heldSince). */
+  heldSince(count: number, json: string): boolean {
+    return this.secrets.heldSince(count, json);
+  }
+
   /** From now on `secret` (in any encoding) becomes `replacement` wherever it appears. */
   learn(secret: string, replacement: string = MASK, min?: number): void {
     this.secrets.add(secret, replacement, min);

@@ -15,6 +15,10 @@ interface Form {
 export class Secrets {
   private readonly known = new Set<string>();
   private readonly forms = new Map<string, Form>();
+  /** The forms each secret added, in the order the secrets were learned. */
+  private readonly added: string[][] = [];
+  /** For heldSince, per count: a pattern of the forms added since, or whether any text may hold them. */
+  private readonly since = new Map<number, RegExp | boolean>();
   private pattern: RegExp | null | undefined;
 
   /** How many secrets are known: a text redacted when it was the same needs no second pass. */
@@ -26,8 +30,12 @@ export class Secrets {
   add(secret: string, replacement: string = MASK, min: number = MIN_SECRET_LENGTH): void {
     if (secret.length < min || this.known.has(secret) || this.known.size >= MAX_SECRETS || isMasked(secret)) return;
     this.known.add(secret);
+    const mine: string[] = [];
+    this.added.push(mine);
     const literal = (text: string) => {
-      if (text.length >= min && !this.forms.has(text)) this.forms.set(text, { source: escape(text), length: text.length, replacement });
+      if (text.length < min || this.forms.has(text)) return;
+      this.forms.set(text, { source: escape(text), length: text.length, replacement });
+      mine.push(text);
     };
     literal(secret);
     literal(encodeURIComponent(secret));
@@ -41,6 +49,22 @@ export class Secrets {
       }
     }
     this.pattern = undefined;
+    this.since.clear();
+  }
+
+  /**
+   * Whether a JSON text may hold a secret learned after the first `count`: one of their forms is in
+   * it, or a form is one JSON writes escaped (a quote, a backslash, a control character), which only
+   * a walk of the parsed strings would find.
+   */
+  heldSince(count: number, json: string): boolean {
+    let since = this.since.get(count);
+    if (since === undefined) {
+      const forms = this.added.slice(count).flat();
+      since = forms.some((form) => JSON_ESCAPED.test(form)) ? true : forms.length ? new RegExp(forms.map(escape).join('|')) : false;
+      this.since.set(count, since);
+    }
+    return typeof since === 'boolean' ? since : since.test(json);
   }
 
   scrub(text: string): string {
@@ -58,6 +82,9 @@ export class Secrets {
     return this.pattern;
   }
 }
+
+/** Characters JSON.stringify writes as escapes: a form holding one is not found in JSON text as it is. */
+const JSON_ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** Already redacted: a mask (or text carrying one) is never a secret to learn. */
 function isMasked(value: string): boolean {
