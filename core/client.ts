@@ -220,10 +220,15 @@ export class Client {
 
   /**
    * A run's result through the redactor with every secret it learned by now (one met late may have
-   * been echoed early): exchanges redacted before the last secret was learned are redacted again.
+   * been echoed early): exchanges redacted before the last secret was learned are redacted again
+   * where they may hold it.
    */
   redactResult(result: RunResult): RunResult {
-    const transcript = result.transcript.map((x) => (this.redactedWith.get(x.id) === this.redactor.learned ? x : this.redactor.strings(x)));
+    const current = (x: ExchangeRecord) => {
+      const at = this.redactedWith.get(x.id);
+      return at === this.redactor.learned || (at !== undefined && !this.redactor.heldSince(at, JSON.stringify(x)));
+    };
+    const transcript = result.transcript.map((x) => (current(x) ? x : this.redactor.strings(x)));
     return { ...this.redactor.strings({ ...result, transcript: [] }), transcript };
   }
 

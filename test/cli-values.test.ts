@@ -47,10 +47,11 @@ describe('a wrong flag value', () => {
     [['proxy', '--target', 'not a url'], '--target must be an http(s) URL, got "not a url"'],
     [['proxy', 'import-har', '--har', 'x.har', '--fixtures', 'out', '--upstream', 'api.example.com'], '--upstream must be an http(s) URL, got "api.example.com"'],
     [['undo', 'journal.jsonl', '--profile', 'reference', '--base-url', 'nope'], '--base-url must be an http(s) URL, got "nope"'],
+    [['reference', '--poll-interval', '0'], '--poll-interval must be a positive integer, got "0"'],
   ];
   it.concurrent.each(cases)('%j: exit 2, one line naming the flag and the value', async (args, message) => {
     // A run given a wrong value must not start, but if it did, its reports stay out of the way.
-    const r = await runCli(['proxy', 'undo'].includes(args[0]!) ? args : [...args, '--report-dir', join(dir, 'never')], {}, 30_000);
+    const r = await runCli(['proxy', 'undo', 'reference'].includes(args[0]!) ? args : [...args, '--report-dir', join(dir, 'never')], {}, 30_000);
     expect(r.status).toBe(2);
     expect(r.stderr).toBe(`conformance: ${message}\n`);
   });

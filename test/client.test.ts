@@ -8,6 +8,7 @@ import { referenceProfile } from '../reference/profile.js';
 import { startReference, type RunningReference } from '../reference/server.js';
 import { vendorNames } from '../spec/vendor.js';
 import { Client } from '../core/client.js';
+import type { RunResult } from '../core/model.js';
 
 let ref: RunningReference;
 let client: Client;
@@ -64,5 +65,25 @@ describe('requests run through unjudged', () => {
       throw new Error('skipped');
     })).rejects.toThrow('skipped');
     expect(client.take()).toEqual([first.exchange]);
+  });
+});
+
+describe('the run\'s result, redacted at the end', () => {
+  it('masks a secret learned late where an earlier exchange held it, in any form, and leaves the other exchanges as they were', async () => {
+    const late = 'late-learned-secret-7f3a';
+    const lateClient = new Client({ profile: referenceProfile(ref), names: vendorNames('service'), timeoutMs: 5000, maxRequests: 100 }, []);
+    const plain = await lateClient.send({ path: '/search/issues?q=widget' });
+    const echoed = await lateClient.send({ path: `/search/issues?q=${late}` });
+    const encoded = await lateClient.send({ path: `/search/issues?q=${Buffer.from(late).toString('base64')}` });
+    // Sent as a credential, the value becomes a known secret only now.
+    await lateClient.send({ path: '/rate_limit', as: { raw: `token ${late}` } });
+    const result = lateClient.redactResult({ transcript: lateClient.transcript } as unknown as RunResult);
+    const byId = (id: number) => result.transcript.find((x) => x.id === id)!;
+    const text = JSON.stringify(result.transcript);
+    expect(text).not.toContain(late);
+    expect(text).not.toContain(Buffer.from(late).toString('base64'));
+    expect(byId(echoed.exchange).request.url).toContain('[REDACTED]');
+    expect(byId(encoded.exchange).request.url).toContain('[REDACTED]');
+    expect(byId(plain.exchange)).toBe(lateClient.transcript.find((x) => x.id === plain.exchange));
   });
 });

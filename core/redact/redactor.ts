@@ -29,6 +29,11 @@ export class Redactor {
     return this.secrets.size;
   }
 
+  /** Whether a JSON text, redacted when `count` secrets were known, may hold one learned since (see Secrets.heldSince). */
+  heldSince(count: number, json: string): boolean {
+    return this.secrets.heldSince(count, json);
+  }
+
   /** From now on `secret` (in any encoding) becomes `replacement` wherever it appears. */
   learn(secret: string, replacement: string = MASK, min?: number): void {
     this.secrets.add(secret, replacement, min);
@@ -89,7 +94,8 @@ export class Redactor {
   /** Free text (a URL, a message, a header value): private keys, URL userinfo, secret query pairs, then every known secret. */
   text(value: string): string {
     let out = value.includes('-----BEGIN') ? value.replace(PEM, PEM_MASK) : value;
-    if (out.includes('://')) {
+    // Userinfo needs both: most text (every *_url field) has no "@", and the pattern is costly to try.
+    if (out.includes('://') && out.includes('@')) {
       out = out.replace(USERINFO, (_whole, scheme: string, userinfo: string) => {
         for (const s of [userinfo, ...userPassword(userinfo)]) {
           this.learn(s);

@@ -15,8 +15,11 @@ interface Form {
 export class Secrets {
   private readonly known = new Set<string>();
   private readonly forms = new Map<string, Form>();
+  /** The forms each secret added, in the order the secrets were learned. */
+  private readonly added: string[][] = [];
+  /** For heldSince, per count: a pattern of the forms added since, or whether any text may hold them. */
+  private readonly since = new Map<number, RegExp | boolean>();
   private pattern: RegExp | null | undefined;
-  private replacements: string[] = [];
 
   /** How many secrets are known: a text redacted when it was the same needs no second pass. */
   get size(): number {
@@ -27,8 +30,12 @@ export class Secrets {
   add(secret: string, replacement: string = MASK, min: number = MIN_SECRET_LENGTH): void {
     if (secret.length < min || this.known.has(secret) || this.known.size >= MAX_SECRETS || isMasked(secret)) return;
     this.known.add(secret);
+    const mine: string[] = [];
+    this.added.push(mine);
     const literal = (text: string) => {
-      if (text.length >= min && !this.forms.has(text)) this.forms.set(text, { source: escape(text), length: text.length, replacement });
+      if (text.length < min || this.forms.has(text)) return;
+      this.forms.set(text, { source: escape(text), length: text.length, replacement });
+      mine.push(text);
     };
     literal(secret);
     literal(encodeURIComponent(secret));
@@ -42,25 +49,42 @@ export class Secrets {
       }
     }
     this.pattern = undefined;
+    this.since.clear();
+  }
+
+  /**
+   * Whether a JSON text may hold a secret learned after the first `count`: one of their forms is in
+   * it, or a form is one JSON writes escaped (a quote, a backslash, a control character), which only
+   * a walk of the parsed strings would find.
+   */
+  heldSince(count: number, json: string): boolean {
+    let since = this.since.get(count);
+    if (since === undefined) {
+      const forms = this.added.slice(count).flat();
+      since = forms.some((form) => JSON_ESCAPED.test(form)) ? true : forms.length ? new RegExp(forms.map(escape).join('|')) : false;
+      this.since.set(count, since);
+    }
+    return typeof since === 'boolean' ? since : since.test(json);
   }
 
   scrub(text: string): string {
     const pattern = this.compiled();
     if (!pattern) return text;
-    return text.replace(pattern, (...args: unknown[]) => {
-      const index = args.findIndex((g, i) => i > 0 && g !== undefined);
-      return this.replacements[index - 1] ?? MASK;
-    });
+    // The match is one form's text exactly (the forms are literals): its replacement is looked up by it.
+    return text.replace(pattern, (match: string) => this.forms.get(match)?.replacement ?? MASK);
   }
 
   private compiled(): RegExp | null {
     if (this.pattern !== undefined) return this.pattern;
+    // No capture group per form: hundreds of groups make every position of every text costly to try.
     const forms = [...this.forms.values()].sort((a, b) => b.length - a.length);
-    this.replacements = forms.map((f) => f.replacement);
-    this.pattern = forms.length ? new RegExp(forms.map((f) => `(${f.source})`).join('|'), 'g') : null;
+    this.pattern = forms.length ? new RegExp(forms.map((f) => f.source).join('|'), 'g') : null;
     return this.pattern;
   }
 }
+
+/** Characters JSON.stringify writes as escapes: a form holding one is not found in JSON text as it is. */
+const JSON_ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** Already redacted: a mask (or text carrying one) is never a secret to learn. */
 function isMasked(value: string): boolean {

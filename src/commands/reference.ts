@@ -5,7 +5,7 @@ import { startReference, type RunningReference } from '../../reference/server.js
 import { EXIT, UserError } from '../../core/exit-codes.js';
 import { writeFileAtomic } from '../../core/fs-atomic.js';
 import { stderrLog } from '../../core/request-log.js';
-import { portOption, prefixOption, vendorOption } from './values.js';
+import { integerOption, portOption, prefixOption, vendorOption } from './values.js';
 
 export function referenceOptions(y: Argv) {
   return y
@@ -15,6 +15,7 @@ export function referenceOptions(y: Argv) {
     .option('faults', { type: 'string', default: '', describe: 'Comma-separated named faults to switch on (see `conformance faults`)' })
     .option('vendor', vendorOption('Vendor word in header and media-type names', 'service'))
     .option('imports-retired', { type: 'boolean', default: false, describe: 'Answer every source-import endpoint with 503' })
+    .option('poll-interval', integerOption('poll-interval', 'a positive integer', 'Seconds asked for in X-Poll-Interval (the platform asks 60; a client obeys it, so less makes polling runs quicker)', { min: 1 }, 60))
     .option('write-profile', { type: 'string', describe: 'Write the target profile for this reference to a file' })
     .option('log', { type: 'boolean', default: false, describe: 'One line per request on stderr: method, path, status, endpoint or miss, milliseconds' });
 }
@@ -26,7 +27,7 @@ export async function referenceCommand(args: Args): Promise<void> {
   let running: RunningReference;
   try {
     running = await startReference({
-      port: args.port, host: args.host, prefix: args.prefix, faults, vendor: args.vendor, importsRetired: args['imports-retired'],
+      port: args.port, host: args.host, prefix: args.prefix, faults, vendor: args.vendor, importsRetired: args['imports-retired'], pollIntervalSeconds: args['poll-interval'],
       ...(args.log ? { log: stderrLog() } : {}),
     });
   } catch (err) {

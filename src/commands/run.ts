@@ -17,7 +17,7 @@ import { planChecks, runConformance } from '../runner.js';
 import { prepareReportDir, stepSummaryFile } from './outputs.js';
 import { POSITIVE, integerOption, listOption, maxBodyOption, numberOption, prefixOption, shardOption, urlOption, vendorOption } from './values.js';
 import { loadGate, publish, verdictOptions } from './verdict.js';
-import { waitingLine } from './waiting-line.js';
+import { statusLine } from './status-line.js';
 
 
 const SECONDS = 'a positive number of seconds';
@@ -73,10 +73,14 @@ export async function runCommand(args: Args): Promise<void> {
 
   const quiet = args.quiet;
   const verbose = args.verbose && !quiet;
+  // One line on a terminal says how far the run is and what it waits for; --quiet: none.
+  const status = quiet ? undefined : statusLine(process.stderr);
+  const say = (lines: string) => (status ? status.say(lines) : process.stderr.write(lines));
+  let failed = 0;
   // Setup notices wait for the first check that runs (--verbose: the first line); if none runs, the run's one diagnosis says what they would.
   let notices: string[] = [];
   const sayNotices = () => {
-    for (const n of notices) process.stderr.write(`conformance: note: ${terminalText(n)}\n`);
+    for (const n of notices) say(`conformance: note: ${terminalText(n)}\n`);
     notices = [];
   };
   const journalFile = join(args['report-dir'], JOURNAL_FILE);
@@ -85,7 +89,7 @@ export async function runCommand(args: Args): Promise<void> {
   const interrupt = new AbortController();
   const onSigint = () => {
     if (interrupt.signal.aborted) process.exit(EXIT.interrupted);
-    process.stderr.write(`conformance: interrupted; undoing changes (Ctrl-C again to quit at once, leaving them in ${journalFile})\n`);
+    say(`conformance: interrupted; undoing changes (Ctrl-C again to quit at once, leaving them in ${journalFile})\n`);
     interrupt.abort();
   };
   process.on('SIGINT', onSigint);
@@ -98,16 +102,19 @@ export async function runCommand(args: Args): Promise<void> {
       ...(args['allow-writes'] !== undefined ? { allowWrites: args['allow-writes'] } : {}),
       maxRequests: args['max-requests'], timeoutMs: args.timeout * 1000, totalTimeoutMs: args['total-timeout'] * 1000, maxBodyBytes: args['max-body'],
       maxWaitMs: args['max-wait'] * 1000, maxTotalWaitMs: args['max-total-wait'] * 1000, journalFile,
-      onWait: quiet ? undefined : waitingLine(process.stderr),
+      ...(status ? { onWait: status.wait } : {}),
       onCheck: (check, i, total) => {
         if (verbose || check.outcome !== 'skip') sayNotices();
-        if (verbose) process.stderr.write(`${progressLine(check, i, total)}\n`);
+        if (verbose) say(`${progressLine(check, i, total)}\n`);
+        if (check.outcome === 'fail') failed += 1;
+        status?.progress(i + 1, total, failed);
       },
       onNotices: (found) => { notices = found; },
       signal: interrupt.signal,
     });
   } finally {
     process.off('SIGINT', onSigint);
+    status?.end();
   }
   if (result.shard && !result.checks.length && !result.stopped) {
     process.stderr.write(`conformance: shard ${shardLabel(result.shard)} holds none of the ${result.shard.selected} selected checks (the other shards run them)\n`);

@@ -19,6 +19,7 @@ import type { RunResult } from '../../core/model.js';
 import { packagePath } from '../../core/paths.js';
 import { runConformance, type RunOptions } from '../../src/runner.js';
 import { tempCassette } from './helpers.js';
+import { wholeRun } from '../helpers/whole-run.js';
 
 const ids = (r: RunResult, outcome: string) => r.checks.filter((c) => c.outcome === outcome).map((c) => c.id).sort();
 const failures = (r: RunResult) => r.checks.filter((c) => c.outcome === 'fail').map((c) => `${c.id}: ${c.message}`);
@@ -47,7 +48,7 @@ async function replayRun(fixtures: string, options: Omit<RunOptions, 'profile'> 
 // One test at a time: a replaying proxy in this process would be starved by a whole run beside it.
 describe('the bundled cassette', () => {
   it('replayed, passes the same checks as the reference, with no connection to any upstream', async () => {
-    const live = await runConformance({});
+    const live = await wholeRun();
     const { result, foreign, unmatched } = await replayRun(BUNDLED_CASSETTE);
     const stale = 'the bundled cassette no longer matches the suite: re-record it with `npm run fixtures:record`';
     expect(failures(result), stale).toEqual([]);

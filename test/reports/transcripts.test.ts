@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeReports } from '../../reports/write.js';
 import type { ExchangeRecord, RunResult } from '../../core/model.js';
-import { runConformance } from '../../src/runner.js';
+import { wholeRun } from '../helpers/whole-run.js';
 
 const read = (dir: string) => JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as RunResult;
 
@@ -14,7 +14,7 @@ describe('transcripts of the default embedded run', () => {
   let bounded: string;
   let whole: string;
   beforeAll(async () => {
-    result = await runConformance();
+    result = await wholeRun();
     bounded = mkdtempSync(join(tmpdir(), 'bounded-'));
     writeReports(result, bounded);
     whole = mkdtempSync(join(tmpdir(), 'whole-'));

@@ -13,10 +13,11 @@ import { packagePath } from '../../core/paths.js';
 import { PUBLIC_PROBE, RATE_PROBE } from '../../core/preflight.js';
 import { planChecks, runConformance } from '../../src/runner.js';
 import { call } from '../helpers/reference.js';
+import { wholeRun } from '../helpers/whole-run.js';
 
 describe.concurrent('the whole run against the correct reference', () => {
   it('has no failure and no warning, and stays within one window of the search limit', async () => {
-    const r = await runConformance({ allowWrites: true });
+    const r = await wholeRun();
     const bad = r.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'warn').map((c) => `${c.id}: ${c.message}`);
     expect(bad).toEqual([]);
     expect(r.counts.pass).toBeGreaterThan(50);
