@@ -23,66 +23,91 @@ const TARGET = 10_000;
 const DOC = new URL('../../docs/performance.md', import.meta.url);
 
 const started = performance.now();
-const temp = tempDir('proxy');
 const rows: Row[] = [];
 const tables: [title: string, markdown: string][] = [];
 const claims: string[] = [];
 const notes: string[] = [];
+const progress = (what: string) => process.stderr.write(`bench: ${what} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
+
+/** The sections, in run order; `node dist/bench/index.js throughput footprint` runs only those named (docs/performance.md is rewritten only by a whole run). */
+const SECTIONS: Record<string, () => Promise<void>> = {
+  async throughput() {
+    const load = await throughputBench({ temp: temp.dir, large: TARGET, paddings: [64 * 1024, 1024 * 1024], connections: 10, durationS: 5, paddingDurationS: 3, rounds: 2 });
+    tables.push(['Throughput (autocannon, 10 connections, 5 s per run (3 s for the large bodies), 2 rounds in alternating order; every answer checked against the expected bytes)', load.tables[0]!]);
+    claims.push(...load.claims);
+  },
+  async footprint() {
+    const footprint = await footprintBench(cassettes(), 3, TARGET);
+    tables.push(['Startup and memory by cassette size (the CLI in replay mode; medians of 3 spawns)', footprint.tables[0]!]);
+    tables.push(['Loading by command (medians of 3)', footprint.tables[1]!]);
+    claims.push(...footprint.claims);
+  },
+  async opening() {
+    const spread = join(temp.dir, `cassette-${TARGET}-spread`);
+    mkdirSync(spread);
+    writeCassette(spread, TARGET, 'spread');
+    const startup = await startupBench(cassettes().get(TARGET)!, spread, TARGET, 3);
+    rows.push(...startup.rows);
+    claims.push(...startup.claims);
+  },
+  async credentials() {
+    const dirs = { current: join(temp.dir, 'identities-hmac'), legacy: join(temp.dir, 'identities-scrypt') };
+    Object.values(dirs).forEach((d) => mkdirSync(d));
+    const identities = await identitiesBench({ dirs, requests: 1000, rounds: 5, senders: 20, perSender: { current: 100, legacy: 5 } });
+    rows.push(...identities.rows);
+    claims.push(...identities.claims);
+  },
+  async live() {
+    const live = await liveVsReplayBench(join(temp.dir, 'recorded'));
+    rows.push(...live.rows);
+    claims.push(...live.claims);
+    if (live.skipped) notes.push(live.skipped);
+  },
+};
+
+const asked = process.argv.slice(2);
+const unknown = asked.filter((name) => !(name in SECTIONS));
+if (unknown.length) {
+  process.stderr.write(`bench: no section ${unknown.join(', ')}; the sections are ${Object.keys(SECTIONS).join(', ')}\n`);
+  process.exit(2);
+}
+const whole = asked.length === 0;
+const temp = tempDir('proxy');
 // Ctrl-C still removes the cassettes (child servers are killed with their parent's exit).
 process.once('SIGINT', () => {
   temp.remove();
   process.exit(130);
 });
-const progress = (what: string) => process.stderr.write(`bench: ${what} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
 
-try {
-  progress('throughput');
-  const load = await throughputBench({ temp: temp.dir, large: TARGET, paddings: [64 * 1024, 1024 * 1024], connections: 10, durationS: 5, paddingDurationS: 3, rounds: 2 });
-  tables.push(['Throughput (autocannon, 10 connections, 5 s per run (3 s for the large bodies), 2 rounds in alternating order; every answer checked against the expected bytes)', load.tables[0]!]);
-  claims.push(...load.claims);
-
-  progress('cassettes');
-  const cassettes = new Map(SIZES.map((size) => {
+/** The cassettes of every size, written once when a section first needs them. */
+let written: Map<number, string> | undefined;
+function cassettes(): Map<number, string> {
+  written ??= new Map(SIZES.map((size) => {
+    progress(`writing a cassette of ${count(size)} fixtures`);
     const dir = join(temp.dir, `cassette-${size}`);
     mkdirSync(dir);
     writeCassette(dir, size);
     return [size, dir] as const;
   }));
-  progress('startup and memory');
-  const footprint = await footprintBench(cassettes, 3, TARGET);
-  tables.push(['Startup and memory by cassette size (the CLI in replay mode; medians of 3 spawns)', footprint.tables[0]!]);
-  tables.push(['Loading by command (medians of 3)', footprint.tables[1]!]);
-  claims.push(...footprint.claims);
+  return written;
+}
 
-  progress('opening a cassette');
-  const spread = join(temp.dir, `cassette-${TARGET}-spread`);
-  mkdirSync(spread);
-  writeCassette(spread, TARGET, 'spread');
-  const startup = await startupBench(cassettes.get(TARGET)!, spread, TARGET, 3);
-  rows.push(...startup.rows);
-  claims.push(...startup.claims);
-
-  progress('new credentials');
-  const credentials = { current: join(temp.dir, 'identities-hmac'), legacy: join(temp.dir, 'identities-scrypt') };
-  Object.values(credentials).forEach((d) => mkdirSync(d));
-  const identities = await identitiesBench({ dirs: credentials, requests: 1000, rounds: 5, senders: 20, perSender: { current: 100, legacy: 5 } });
-  rows.push(...identities.rows);
-  claims.push(...identities.claims);
-
-  progress('replay vs live');
-  const live = await liveVsReplayBench(join(temp.dir, 'recorded'));
-  rows.push(...live.rows);
-  claims.push(...live.claims);
-  if (live.skipped) notes.push(live.skipped);
+try {
+  for (const [name, run] of Object.entries(SECTIONS)) {
+    if (!whole && !asked.includes(name)) continue;
+    progress(name);
+    await run();
+  }
 } finally {
   temp.remove();
 }
 
 const seconds = ((performance.now() - started) / 1000).toFixed(0);
-const inProcess = `${table(rows)}\n\nmedians of interleaved rounds in one process; spread is half of (max - min) / median.`;
+const inProcess = `${rows.length ? table(rows) : '(no in-process section run)'}\n\nmedians of interleaved rounds in one process; spread is half of (max - min) / median.`;
 process.stdout.write(`\n${tables.map(([title, t]) => `${title}\n\n${t}`).join('\n\n')}\n\n${inProcess}\n\n${claims.join('\n')}\n`);
 if (notes.length) process.stdout.write(`\n${notes.map((n) => `note: ${n}`).join('\n')}\n`);
 process.stdout.write(`\nTotal ${seconds} s.\n`);
+if (!whole) process.exit(0);
 
 writeFileSync(DOC, [
   '# Performance',

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { notModified } from '../core/conditional.js';
-import type { Answer } from './answer.js';
+import { answerWith, headersWith, type Answer } from './answer.js';
 
 export interface ConditionalRequest {
   method: string;
@@ -52,8 +52,10 @@ export function answerConditional(req: ConditionalRequest, served: Representatio
   const keep = (answer: Answer) => (forms.kept ? frozen(answer) : answer);
   if (req.method.toUpperCase() !== 'GET' || served.answer.status !== 200 || !served.answer.body) return forms.dated ??= keep(dated(served));
   const answer = forms.validated ??= keep(withValidators({ answer: dated(served), recordedAt: served.recordedAt }));
-  const conditions = { ifNoneMatch: req.headers['if-none-match'], ifModifiedSince: req.headers['if-modified-since'] };
-  return notModified(conditions, { etag: answer.headers.etag!, lastModified: answer.headers['last-modified'] }) ? toNotModified(answer) : answer;
+  const { 'if-none-match': ifNoneMatch, 'if-modified-since': ifModifiedSince } = req.headers;
+  // Most requests carry no validator: nothing to compare.
+  if (ifNoneMatch === undefined && ifModifiedSince === undefined) return answer;
+  return notModified({ ifNoneMatch, ifModifiedSince }, { etag: answer.headers.etag!, lastModified: answer.headers['last-modified'] }) ? toNotModified(answer) : answer;
 }
 
 function formsOf(served: Representation): Forms {
@@ -66,14 +68,14 @@ function formsOf(served: Representation): Forms {
 }
 
 function dated(served: Representation): Answer {
-  return { ...served.answer, headers: { ...served.answer.headers, date: new Date(served.recordedAt).toUTCString() } };
+  return answerWith(served.answer, headersWith(served.answer.headers, { date: new Date(served.recordedAt).toUTCString() }));
 }
 
 /** A 200 with ETag (quoted, strong: a hash of the bytes as served) and Last-Modified (recorded, else the recording time). */
 export function withValidators({ answer, recordedAt }: Representation): Answer {
   const etag = `"${createHash('sha256').update(answer.body ?? '').digest('hex')}"`;
   const lastModified = answer.headers['last-modified'] ?? new Date(recordedAt).toUTCString();
-  return { ...answer, headers: { ...answer.headers, etag, 'last-modified': lastModified } };
+  return answerWith(answer, headersWith(answer.headers, { etag, 'last-modified': lastModified }));
 }
 
 function frozen(answer: Answer): Answer {

@@ -6,7 +6,7 @@
  */
 import type { RateCategory } from '../spec/limits.js';
 import { quotaTable, rateLimitHeaders, RateLimiter, type RateStatus } from '../core/rate-limiter.js';
-import { jsonAnswer, type Answer } from './answer.js';
+import { answerWith, headersWith, jsonAnswer, type Answer } from './answer.js';
 
 export interface RateRequest {
   /** Session id (`x-conformance-session`): counters of one session never touch another's. */
@@ -81,10 +81,10 @@ export class RateLimits {
    */
   settle(req: RateRequest, answer: Answer): Answer {
     const { category } = req;
-    if (category && answer.status !== 304) this.limiter.consume(this.key(req), category, !!req.identity);
-    const headers = withoutRecordedLimits(answer.headers);
+    const key = this.key(req);
     const shown = category ?? 'core';
-    return { ...answer, headers: { ...headers, ...rateLimitHeaders(this.status(req, shown), shown) } };
+    const status = category && answer.status !== 304 ? this.limiter.take(key, category, !!req.identity) : this.limiter.status(key, shown, !!req.identity);
+    return answerWith(answer, headersWith(withoutRecordedLimits(answer.headers), rateLimitHeaders(status, shown)));
   }
 
   /** The GET /rate_limit body from this caller's counters, without counting. */
