@@ -87,6 +87,9 @@ interface Keyed {
   conditional: Exchange['conditional'];
   /** The proxy's API root as this client addresses it (its Host header), which rendered answers point to. */
   self: string;
+  /** Once replayed: the key's fixture files and the session's positions, so a known request looks neither up again. */
+  files?: readonly string[];
+  positions?: Map<string, number>;
 }
 
 export async function createProxy(options: ProxyOptions): Promise<RunningProxy> {
@@ -180,13 +183,18 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     const { self } = keyed;
 
     const replay = (): Answer => {
-      const files = cassette?.sequence(key) ?? [];
+      // Replay only keeps requests (see known), and its cassette never changes: what was found stays true.
+      const files = keyed.files ??= cassette?.sequence(key) ?? [];
       if (!files.length) {
         x.source = 'unmatched';
         return unmatched(matchView(x.request));
       }
-      const mine = positions.get(x.session) ?? new Map<string, number>();
-      positions.set(x.session, mine);
+      let mine = keyed.positions ?? positions.get(x.session);
+      if (!mine) {
+        mine = new Map<string, number>();
+        positions.set(x.session, mine);
+      }
+      keyed.positions = mine;
       const at = mine.get(key) ?? 0;
       mine.set(key, at + 1);
       // Past the end the last answer sticks (a polled import stays complete).
