@@ -132,14 +132,20 @@ writeFileSync(DOC, [
   '',
   '## How to read and reproduce',
   '',
-  '- Command: `npm run bench` (builds, then runs `node dist/bench/index.js`); it rewrites this file.',
+  '- Command: `npm run bench` (builds, then runs `node dist/bench/index.js`); it rewrites this file. '
+  + `One section alone, to iterate: \`node dist/bench/index.js ${Object.keys(SECTIONS).join('|')}\` (several may be named; this file is left as it is).`,
   '- The proxy is the CLI itself: `conformance proxy --replay --fixtures DIR --port 0 --search-limit off` in a child process. '
   + '`--search-limit off` keeps the synthesized search limit (30 a minute) from turning a load test into 403s.',
   '- "bare node:http" answers the bytes the proxy answered (captured first: status, headers, body), so both send the same bytes; '
-  + 'talkback (a dev dependency) records the same exchanges from the bare server first, then replays them.',
+  + 'talkback (a dev dependency) records the same exchanges from the bare server first, then replays them. '
+  + 'Each server is sent every request twice before the timed rounds (talkback\'s recording counts as its first pass; the rate of these warm-up passes is in its own column): '
+  + 'the proxy keeps the keying of a bodiless request from its second sighting, and every side is JIT-compiled alike.',
   `- Resident memory is read from /proc (Linux). Rendered answers are kept in a byte-bounded cache (\`--cache-mb\`, default ${DEFAULT_CACHE_BYTES / 1024 / 1024}), `
   + `parsed fixtures in a smaller one, the keys of bodiless requests seen twice in a third (${KNOWN_REQUESTS_BYTES / 1024 / 1024} MB), `
-  + 'so memory after every fixture was requested is bounded however many there are.',
+  + 'so memory after every fixture was requested is bounded however many there are. '
+  + 'The proxy command bounds V8\'s heap growth itself (young generation kept at its initial size, old generation collected once '
+  + 'it grows a fifth over what was live: `--semi-space-growth-factor=1 --heap-growing-percent=20`, set by src/commands/proxy.ts), '
+  + 'since most of a replay\'s resident memory was V8\'s slack, not what it keeps.',
   '',
 ].join('\n'));
 process.stderr.write(`bench: wrote ${DOC.pathname}\n`);
