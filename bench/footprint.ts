@@ -46,6 +46,8 @@ export async function footprintBench(cassettes: ReadonlyMap<number, string>, rou
 
   const rows: string[] = [];
   const claims: string[] = [];
+  /** Per size: resident memory after every fixture was requested, and the cassette's bytes on disk. */
+  const grown = new Map<number, { rss: number; disk: number }>();
   for (const size of sizes) {
     const dir = cassettes.get(size)!;
     const proxy = await spawnProxy(dir);
@@ -57,6 +59,7 @@ export async function footprintBench(cassettes: ReadonlyMap<number, string>, rou
       const started = median(rssStarted.get(size)!);
       const ms = median(firstAnswer.get(size)!);
       const disk = diskBytes(dir);
+      grown.set(size, { rss: after, disk });
       rows.push(`| ${count(size)} | ${ms.toFixed(0)} | ${(started / MB).toFixed(0)} | ${(after / MB).toFixed(0)} | ${(disk / MB).toFixed(1)} | ${count(all.answers)}${all.wrong ? ` (${all.wrong} wrong)` : ''} |`);
       if (size === targetSize) {
         claims.push(`startup (${count(size)} fixtures): ${ms.toFixed(0)} ms from spawn to first answer (target < 300 ms: ${ms < 300 ? 'met' : 'NOT met'})`);
@@ -66,6 +69,10 @@ export async function footprintBench(cassettes: ReadonlyMap<number, string>, rou
       await proxy.stop();
     }
   }
+  const [smallest, largest] = [grown.get(Math.min(...sizes))!, grown.get(Math.max(...sizes))!];
+  const perDisk = (largest.rss - smallest.rss) / (largest.disk - smallest.disk);
+  claims.push(`memory growth: ${(largest.rss / MB - smallest.rss / MB).toFixed(0)} MB more resident after every fixture was requested at ${count(Math.max(...sizes))} fixtures than at ${count(Math.min(...sizes))}, `
+    + `for ${((largest.disk - smallest.disk) / MB).toFixed(0)} MB more on disk = ${perDisk.toFixed(2)} MB per MB (target: no faster than the fixtures on disk, <= 1: ${perDisk <= 1 ? 'met' : 'NOT met'})`);
   const fixtures = [
     '| fixtures | spawn to first answer, ms | resident after first answer, MB | resident after every fixture requested once, MB | cassette on disk, MB | requests |',
     '|---:|---:|---:|---:|---:|---:|',

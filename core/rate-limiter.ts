@@ -39,7 +39,8 @@ interface Window {
 }
 
 export class RateLimiter {
-  private windows = new Map<string, Window>();
+  /** Per caller key, its window of each category: found without joining strings (the proxy asks on every request). */
+  private windows = new Map<string, Partial<Record<RateCategory, Window>>>();
 
   constructor(private readonly quotas: QuotaTable, private readonly now: () => number) {}
 
@@ -49,19 +50,34 @@ export class RateLimiter {
   }
 
   private window(key: string, category: RateCategory, quota: Quota): Window {
-    const id = `${key}\u0000${category}`;
     const t = this.now();
-    let w = this.windows.get(id);
+    let caller = this.windows.get(key);
+    if (!caller) {
+      caller = {};
+      this.windows.set(key, caller);
+    }
+    let w = caller[category];
     if (!w || t >= w.startedAt + quota.windowMs) {
       w = { startedAt: t, used: 0 };
-      this.windows.set(id, w);
+      caller[category] = w;
     }
     return w;
   }
 
   status(key: string, category: RateCategory, authenticated: boolean): RateStatus {
     const quota = this.quota(category, authenticated);
+    return this.statusOf(quota, this.window(key, category, quota));
+  }
+
+  /** Counts one request and returns the status after it: one window lookup where consume then status take two. */
+  take(key: string, category: RateCategory, authenticated: boolean): RateStatus {
+    const quota = this.quota(category, authenticated);
     const w = this.window(key, category, quota);
+    w.used += 1;
+    return this.statusOf(quota, w);
+  }
+
+  private statusOf(quota: Quota, w: Window): RateStatus {
     return {
       limit: quota.limit,
       remaining: Math.max(quota.limit - w.used, 0),

@@ -67,6 +67,7 @@ interface IndexFile {
 export class Cassette {
   /** Match key → file names in sequence order. */
   private readonly files = new Map<string, string[]>();
+  /** Match key → its method and path, for the index written back; a read-only cassette keeps none (100,000 entries are megabytes). */
   private readonly requests = new Map<string, Route>();
   /** Route → the keys recorded on it. */
   private readonly routes = new Map<string, Set<string>>();
@@ -177,7 +178,7 @@ export class Cassette {
   /** `request` is kept as given (keys on one route share it); `route` is routeOf(request), when the caller has it already. */
   private put(key: string, request: Route, files: string[], route = this.options.routeOf(request)): void {
     this.files.set(key, files);
-    this.requests.set(key, request);
+    if (this.options.writable) this.requests.set(key, request);
     this.routes.set(route, (this.routes.get(route) ?? new Set()).add(key));
   }
 

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { notModified } from '../core/conditional.js';
 import { statedValidators, type ValidatorHeader } from '../spec/validators.js';
-import type { Answer } from './answer.js';
+import { answerWith, headersWith, type Answer } from './answer.js';
 
 export interface ConditionalRequest {
   method: string;
@@ -60,8 +60,10 @@ export function answerConditional(req: ConditionalRequest, served: Representatio
   const which = validatorsOf(served.answer, req.endpoint);
   if (req.method.toUpperCase() !== 'GET' || served.answer.status !== 200 || !served.answer.body || !which.length) return forms.dated ??= keep(dated(served));
   const answer = forms.validated ??= keep(withValidators({ answer: dated(served), recordedAt: served.recordedAt }, which));
-  const conditions = { ifNoneMatch: req.headers['if-none-match'], ifModifiedSince: req.headers['if-modified-since'] };
-  return notModified(conditions, { etag: answer.headers.etag, lastModified: answer.headers['last-modified'] }) ? toNotModified(answer) : answer;
+  const { 'if-none-match': ifNoneMatch, 'if-modified-since': ifModifiedSince } = req.headers;
+  // Most requests carry no validator: nothing to compare.
+  if (ifNoneMatch === undefined && ifModifiedSince === undefined) return answer;
+  return notModified({ ifNoneMatch, ifModifiedSince }, { etag: answer.headers.etag, lastModified: answer.headers['last-modified'] }) ? toNotModified(answer) : answer;
 }
 
 /** The validators an answer is served with: those its recording carried, and those the spec states for its endpoint. */
@@ -82,15 +84,15 @@ function formsOf(served: Representation): Forms {
 /** The upstream's Date as recorded; a fixture recorded without one (before the proxy kept it) is dated when it was recorded. */
 function dated(served: Representation): Answer {
   if (served.answer.headers.date !== undefined) return served.answer;
-  return { ...served.answer, headers: { ...served.answer.headers, date: new Date(served.recordedAt).toUTCString() } };
+  return answerWith(served.answer, headersWith(served.answer.headers, { date: new Date(served.recordedAt).toUTCString() }));
 }
 
 /** A 200 with the validators named: ETag (quoted, strong: a hash of the bytes as served), Last-Modified (recorded, else the recording time). */
 function withValidators({ answer, recordedAt }: Representation, which: readonly ValidatorHeader[]): Answer {
-  const headers = { ...answer.headers };
-  if (which.includes('etag')) headers.etag = `"${createHash('sha256').update(answer.body ?? '').digest('hex')}"`;
-  if (which.includes('last-modified')) headers['last-modified'] = answer.headers['last-modified'] ?? new Date(recordedAt).toUTCString();
-  return { ...answer, headers };
+  const extra: Record<string, string> = {};
+  if (which.includes('etag')) extra.etag = `"${createHash('sha256').update(answer.body ?? '').digest('hex')}"`;
+  if (which.includes('last-modified')) extra['last-modified'] = answer.headers['last-modified'] ?? new Date(recordedAt).toUTCString();
+  return answerWith(answer, headersWith(answer.headers, extra));
 }
 
 function frozen(answer: Answer): Answer {

@@ -27,6 +27,8 @@ const ENTRY_OVERHEAD = 1024;
 
 export class RenderedAnswers {
   private readonly kept: Lru<string, Rendered>;
+  /** The address of the first answer rendered, which nearly every client uses: its answers are kept by file name alone, no key built per request. */
+  private home: string | undefined;
 
   constructor(budgetBytes = DEFAULT_CACHE_BYTES) {
     this.kept = new Lru(budgetBytes, weight);
@@ -34,7 +36,9 @@ export class RenderedAnswers {
 
   /** The kept answer for `file` served at `self`, or the one `render` makes (then kept). */
   get(file: string, self: string, render: () => Rendered): Rendered {
-    const id = `${self}\u0000${file}`;
+    this.home ??= self;
+    // A file name holds no NUL, so the two kinds of key never meet.
+    const id = self === this.home ? file : `${self}\u0000${file}`;
     let found = this.kept.get(id);
     if (!found) {
       found = render();

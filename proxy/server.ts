@@ -11,7 +11,7 @@ import { listen, normalizePrefix } from '../core/listen.js';
 import { urlSecrets } from '../core/redact/credentials.js';
 import type { Redactor } from '../core/redact/redactor.js';
 import type { RequestLog } from '../core/request-log.js';
-import { jsonAnswer, type Answer } from './answer.js';
+import { answerWith, headersWith, jsonAnswer, type Answer } from './answer.js';
 import { bodyBytes, exactBody, rewriteText } from './body.js';
 import { Cassette, type Entry, type OpenOptions } from './cassette.js';
 import type { RecordedRequest } from './interaction.js';
@@ -68,6 +68,7 @@ export interface RunningProxy {
 }
 
 const NEAREST = 3;
+/** Shared by every bodiless request and answer (never written to). */
 const NO_BODY = Buffer.alloc(0);
 /** Shared by every request without validators (most), rather than an empty object each. */
 const UNCONDITIONAL: Exchange['conditional'] = Object.freeze({});
@@ -84,6 +85,11 @@ interface Keyed {
   key: string;
   endpoint?: Endpoint;
   conditional: Exchange['conditional'];
+  /** The proxy's API root as this client addresses it (its Host header), which rendered answers point to. */
+  self: string;
+  /** Once replayed: the key's fixture files and the session's positions, so a known request looks neither up again. */
+  files?: readonly string[];
+  positions?: Map<string, number>;
 }
 
 export async function createProxy(options: ProxyOptions): Promise<RunningProxy> {
@@ -123,6 +129,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
   const stages = [...builtinStages(mode, options), ...(options.stages ?? [])];
   const rendered = new RenderedAnswers(options.cacheBytes);
   const known = mode === 'replay' ? new KnownRequests<Keyed>() : undefined;
+  const logged = options.log !== undefined;
   let selfHost = '';
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -134,7 +141,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       });
     }
     const raw = await readBody(req, maxBody);
-    if (!raw) return send(res, jsonAnswer(413, { message: `Request body larger than ${bodyLimit(maxBody)}` }, { [PROXY_HEADER]: 'error' }), false);
+    if (!raw) return send(res, jsonAnswer(413, { message: `Request body larger than ${bodyLimit(maxBody)}` }, { [PROXY_HEADER]: 'error' }), false, logged);
     const method = (req.method ?? 'GET').toUpperCase();
     const head = method === 'HEAD';
     const id = known && !raw.length ? KnownRequests.id(req) : undefined;
@@ -145,7 +152,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       const url = new URL(req.url ?? '/', 'http://proxy.invalid');
       const below = stripPrefix(url.pathname, prefix);
       if (below === undefined) {
-        return send(res, jsonAnswer(404, { message: `Not Found: ${url.pathname} is outside the proxy's prefix ${prefix}` }, { [PROXY_HEADER]: 'outside-prefix' }), head);
+        return send(res, jsonAnswer(404, { message: `Not Found: ${url.pathname} is outside the proxy's prefix ${prefix}` }, { [PROXY_HEADER]: 'outside-prefix' }), head, logged);
       }
       const headers = endToEnd(req.headers);
       const session = headers[SESSION_HEADER] || 'default';
@@ -160,6 +167,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
           ...(headers['if-none-match'] ? { ifNoneMatch: headers['if-none-match'] } : {}),
           ...(headers['if-modified-since'] ? { ifModifiedSince: headers['if-modified-since'] } : {}),
         } : UNCONDITIONAL,
+        self: `http://${req.headers.host ?? selfHost}${prefix}`,
       };
       if (id !== undefined && redacted.repeatable) known!.set(id, keyed);
       live = { pathAndQuery: below + url.search, headers, scrub: redacted.scrub };
@@ -173,16 +181,21 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       category: endpoint ? endpoint.category : 'core',
       conditional: keyed.conditional,
     };
-    const self = `http://${req.headers.host ?? selfHost}${prefix}`;
+    const { self } = keyed;
 
     const replay = (): Answer => {
-      const files = cassette?.sequence(key) ?? [];
+      // Replay only keeps requests (see known), and its cassette never changes: what was found stays true.
+      const files = keyed.files ??= cassette?.sequence(key) ?? [];
       if (!files.length) {
         x.source = 'unmatched';
         return unmatched(matchView(x.request));
       }
-      const mine = positions.get(x.session) ?? new Map<string, number>();
-      positions.set(x.session, mine);
+      let mine = keyed.positions ?? positions.get(x.session);
+      if (!mine) {
+        mine = new Map<string, number>();
+        positions.set(x.session, mine);
+      }
+      keyed.positions = mine;
       const at = mine.get(key) ?? 0;
       mine.set(key, at + 1);
       // Past the end the last answer sticks (a polled import stays complete).
@@ -230,7 +243,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     const answer = await compose(stages, inner)(x);
     if (x.source) stats[x.source]++;
     // An answer a stage made itself (GET /rate_limit, a refusal, a fault) says so.
-    send(res, PROXY_HEADER in answer.headers ? answer : { ...answer, headers: { ...answer.headers, [PROXY_HEADER]: 'synthesized' } }, head);
+    send(res, PROXY_HEADER in answer.headers ? answer : answerWith(answer, headersWith(answer.headers, { [PROXY_HEADER]: 'synthesized' })), head, logged);
   }
 
   /** The key a request's fixtures are under: its own, else that of the same request asking for an equivalent media type. */
@@ -258,7 +271,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     const body = rewriteText(bodyBytes(response.body), rewrite);
     const answer = {
       status: response.status,
-      headers: { ...headers, [PROXY_HEADER]: 'replayed', [FIXTURE_HEADER]: entry.file },
+      headers: headersWith(headers, { [PROXY_HEADER]: 'replayed', [FIXTURE_HEADER]: entry.file }),
       ...(body.length ? { body } : {}),
     };
     return { answer, recordedAt, durationMs };
@@ -281,7 +294,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
   const server: Server = createServer((req, res) => {
     const started = performance.now();
     const done = handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent) send(res, jsonAnswer(500, { message: `proxy error: ${(err as Error).message}` }, { [PROXY_HEADER]: 'error' }), false);
+      if (!res.headersSent) send(res, jsonAnswer(500, { message: `proxy error: ${(err as Error).message}` }, { [PROXY_HEADER]: 'error' }), false, logged);
       else res.destroy();
     }).finally(() => {
       inFlight.delete(done);
@@ -329,8 +342,8 @@ function rewriter(from: string, to: string): (s: string) => string {
   return (s) => replacers.reduce((out, replace) => replace(out), s);
 }
 
-/** Each answer's headers as sent, for the log (headers given to writeHead are not kept on the response). */
-const sentHeaders = new WeakMap<ServerResponse, Record<string, string>>();
+/** Each answer's headers as sent, for the log (headers given to writeHead are not kept on the response); only kept with a log. */
+const sentHeaders = new WeakMap<ServerResponse, Readonly<Record<string, string>>>();
 
 /** What the answer's own header says of its source: the fixture served, `miss`, or how else it came about. */
 function outcomeOf(res: ServerResponse): string {
@@ -340,15 +353,18 @@ function outcomeOf(res: ServerResponse): string {
   return source === 'unmatched' ? 'miss' : source;
 }
 
-function send(res: ServerResponse, answer: Answer, head: boolean): void {
-  const headers: Record<string, string> = { ...answer.headers };
-  sentHeaders.set(res, headers);
-  delete headers['content-length'];
-  delete headers['transfer-encoding'];
+/** Framing headers the proxy sets itself from the bytes it sends. */
+const FRAMING = new Set(['content-length', 'transfer-encoding']);
+
+/** Sends `answer`; its headers go to writeHead as one flat list, read once, never copied into another object. */
+function send(res: ServerResponse, answer: Answer, head: boolean, logged: boolean): void {
+  if (logged) sentHeaders.set(res, answer.headers);
   const bodyless = answer.status === 204 || answer.status === 304 || answer.status < 200;
-  const body = bodyless ? Buffer.alloc(0) : answer.body ?? Buffer.alloc(0);
-  if (!bodyless) headers['content-length'] = String(body.length);
-  res.writeHead(answer.status, headers);
+  const body = bodyless ? NO_BODY : answer.body ?? NO_BODY;
+  const flat: string[] = [];
+  for (const name in answer.headers) if (!FRAMING.has(name)) flat.push(name, answer.headers[name]!);
+  if (!bodyless) flat.push('content-length', String(body.length));
+  res.writeHead(answer.status, flat);
   res.end(head ? undefined : body);
 }
 

@@ -154,4 +154,13 @@ describe('Lru', () => {
     expect(lru.get('huge')).toBeUndefined();
     expect(lru.weight).toBe(3);
   });
+
+  it('keeps the entry being added when every older one was used since, dropping the one used longest ago', () => {
+    const lru = new Lru<string, number>(3, (v) => v);
+    for (const k of ['a', 'b', 'c']) lru.set(k, 1);
+    for (const k of ['a', 'b', 'c']) lru.get(k);
+    lru.set('d', 1);
+    expect(['a', 'b', 'c', 'd'].map((k) => lru.get(k))).toEqual([undefined, 1, 1, 1]);
+    expect(lru.size).toBe(3);
+  });
 });
