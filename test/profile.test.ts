@@ -6,7 +6,17 @@ import { referenceProfile } from '../reference/profile.js';
 import { startReference, type RunningReference } from '../reference/server.js';
 import { UserError } from '../core/exit-codes.js';
 import { loadProfile, parseProfile, profileSecrets } from '../core/profile.js';
+import { readPackageJson } from '../core/paths.js';
+import { TOKEN_KINDS } from '../spec/tokens.js';
 import { call } from './helpers/reference.js';
+
+describe('the profile schema', () => {
+  it('admits as a token kind exactly the kinds the spec names (spec/tokens.ts): the JSON schema cannot read them, so they are compared', () => {
+    interface ProfileSchema { $defs: { token: { properties: { kind: { enum: string[] } } } } }
+    const schema = readPackageJson<ProfileSchema>('schemas/profile.schema.json');
+    expect([...schema.$defs.token.properties.kind.enum].sort()).toEqual(Object.keys(TOKEN_KINDS).sort());
+  });
+});
 
 describe('target profile', () => {
   let ref: RunningReference;

@@ -7,7 +7,7 @@
  */
 import { headerSecrets, parseCredential, userPassword } from './credentials.js';
 import { MAX_JSON_DEPTH } from '../bounds.js';
-import { MASK, MIN_LEARNED_LENGTH, PEM, PEM_MASK, SecretNames, USERINFO, type RedactionRules } from './rules.js';
+import { MASK, MIN_LEARNED_LENGTH, PEM, PEM_MASK, SecretNames, TOKEN_SHAPE, USERINFO, type RedactionRules } from './rules.js';
 import { Secrets } from './secrets.js';
 import { decode, mapJson, maskForm, maskPairs } from './walk.js';
 
@@ -91,9 +91,14 @@ export class Redactor {
     return this.text(form);
   }
 
-  /** Free text (a URL, a message, a header value): private keys, URL userinfo, secret query pairs, then every known secret. */
+  /** Free text (a URL, a message, a header value): private keys, platform-shaped tokens, URL userinfo, secret query pairs, then every known secret. */
   text(value: string): string {
     let out = value.includes('-----BEGIN') ? value.replace(PEM, PEM_MASK) : value;
+    // Learned as well, so its encoded forms elsewhere (base64 in a Basic header) are masked too.
+    if (out.includes('_')) out = out.replace(TOKEN_SHAPE, (token) => {
+      this.learn(token);
+      return MASK;
+    });
     // Userinfo needs both: most text (every *_url field) has no "@", and the pattern is costly to try.
     if (out.includes('://') && out.includes('@')) {
       out = out.replace(USERINFO, (_whole, scheme: string, userinfo: string) => {

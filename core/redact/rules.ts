@@ -36,6 +36,12 @@ const SECRET_HEADER = /(?:^|[-_])(?:auth|authorization|token|secret|password|pas
 
 /** A private key block, or what a cut left of one (no END line). */
 export const PEM = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----(?:[\s\S]*?-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----|[\s\S]*$)/g;
+/**
+ * A token in the platform's own published shapes (classic `ghp_`, OAuth `gho_`, user-to-server `ghu_`,
+ * installation `ghs_`, refresh `ghr_`, fine-grained `github_pat_`): masked wherever it stands, also
+ * under a field name that says nothing, and none may be committed to the repository.
+ */
+export const TOKEN_SHAPE = /\b(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,244})\b/g;
 /** The userinfo of a URL (`https://user:password@host`). */
 export const USERINFO = /\b([a-z][a-z0-9+.-]{0,30}:\/\/)([^\s/?#@<>"']{1,1000})@/gi;
 /** A `name=value` pair of a form or query string, or of a URL inside text. */

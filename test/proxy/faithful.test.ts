@@ -19,7 +19,8 @@ import { exportHarCommand, importHarCommand } from '../../src/commands/har.js';
 import { cassetteFiles, tempCassette } from './helpers.js';
 
 const UPSTREAM_DATE = 'Wed, 01 Jan 2025 00:00:00 GMT';
-const SECRET = 'ghp_faithfulSecret0123456789abcdefABCDEF';
+// Not shaped like any platform's token: secret scanners must find nothing in the repository.
+const SECRET = 'faithful-subscription-secret-0123456789';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** What the upstream sends per path: its body text (ROOT stands for its own API root), how, and with which headers. */
