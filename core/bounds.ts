@@ -16,17 +16,29 @@ export function bodyLimit(bytes: number): string {
 
 /** Whether `text` nests arrays and objects deeper than `limit`, counted in one pass without recursion (brackets in strings do not count). */
 export function nestsDeeper(text: string, limit = MAX_JSON_DEPTH): boolean {
+  // Nesting needs as many opening brackets: most answers have far fewer, found without a walk.
+  if (!opensMoreThan(text, limit)) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
-    const c = text[i];
+    const c = text.charCodeAt(i);
     if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '[' || c === '{') {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
+    else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
       if (++depth > limit) return true;
-    } else if (c === ']' || c === '}') depth--;
+    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) depth--;
+  }
+  return false;
+}
+
+const [BACKSLASH, QUOTE, OPEN_ARRAY, OPEN_OBJECT, CLOSE_ARRAY, CLOSE_OBJECT] = [...'\\"[{]}'].map((c) => c.charCodeAt(0)) as [number, number, number, number, number, number];
+
+function opensMoreThan(text: string, limit: number): boolean {
+  let count = 0;
+  for (const bracket of ['[', '{']) {
+    for (let at = text.indexOf(bracket); at >= 0; at = text.indexOf(bracket, at + 1)) if (++count > limit) return true;
   }
   return false;
 }

@@ -219,11 +219,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, env: Env): Prom
 }
 
 /** ETag / If-None-Match on every successful GET, Last-Modified / If-Modified-Since where a handler dates its data. */
-function conditional(req: IncomingMessage, result: HandlerResult, fault: (id: string) => boolean, now: () => number): HandlerResult {
+function conditional(req: IncomingMessage, result: HandlerResult, fault: (id: string) => boolean, now: () => number): Serialized {
   if ((req.method ?? 'GET').toUpperCase() !== 'GET' || result.status !== 200 || result.body === undefined) return result;
   // A fault makes the validator change with every answer, as one derived from the time of answering would.
   const salt = fault('cond-etag-unstable') ? String(Math.random()) : '';
-  const digest = createHash('sha1').update(JSON.stringify(result.body) + salt).digest('hex');
+  const text = JSON.stringify(result.body);
+  const digest = createHash('sha1').update(text + salt).digest('hex');
   const etag = fault('cond-etag-unquoted') ? digest : `"${digest}"`;
   const headers: Record<string, string> = { ...result.headers, ETag: etag };
   if (result.lastModified !== undefined) headers['Last-Modified'] = new Date(fault('cond-last-modified-now') ? now() : result.lastModified).toUTCString();
@@ -233,7 +234,7 @@ function conditional(req: IncomingMessage, result: HandlerResult, fault: (id: st
     ifModifiedSince: fault('cond-if-modified-since-ignored') ? undefined : req.headers['if-modified-since'],
   };
   if (notModified(conditions, { etag: `"${digest}"`, lastModified: headers['Last-Modified'] })) return { status: 304, headers };
-  return { ...result, headers };
+  return { ...result, headers, serialized: { body: result.body, text } };
 }
 
 function actingAsClassic(state: ReferenceState, anonymous: Caller): Caller {
@@ -281,10 +282,16 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
   });
 }
 
-function send(res: ServerResponse, result: HandlerResult, common: Record<string, string>): void {
+/** An answer whose body was serialized already (for its ETag): sent as that text unless a fault replaced the body since. */
+interface Serialized extends HandlerResult {
+  serialized?: { body: unknown; text: string };
+}
+
+function send(res: ServerResponse, result: Serialized, common: Record<string, string>): void {
   const headers: Record<string, string> = { ...common, ...result.headers };
   const hasBody = result.body !== undefined && result.status !== 204 && result.status !== 205 && result.status !== 304;
-  const payload = hasBody ? JSON.stringify(result.body) : '';
+  const serialized = result.serialized;
+  const payload = !hasBody ? '' : serialized && serialized.body === result.body ? serialized.text : JSON.stringify(result.body);
   if (hasBody) headers['Content-Type'] = 'application/json; charset=utf-8';
   headers['Content-Length'] = String(Buffer.byteLength(payload));
   res.writeHead(result.status, headers);

@@ -9,15 +9,21 @@ import { headerSecrets, parseCredential, userPassword } from './credentials.js';
 import { MAX_JSON_DEPTH } from '../bounds.js';
 import { MASK, MIN_LEARNED_LENGTH, PEM, PEM_MASK, SecretNames, TOKEN_SHAPE, USERINFO, type RedactionRules } from './rules.js';
 import { Secrets } from './secrets.js';
-import { decode, mapJson, maskForm, maskPairs } from './walk.js';
+import { decode, mapJson, maskForm, maskPairs, someField } from './walk.js';
 
 /** Headers carrying `Scheme credentials`: the scheme stays readable (Bearer or Basic matters to a reader). */
 const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization'];
 const FORM = /^application\/x-www-form-urlencoded\b/i;
+/** Texts text() remembers: short ones (URLs, names) repeat; a body's long text seldom does. */
+const MAX_REMEMBERED_TEXT = 256;
+const MAX_REMEMBERED_TEXTS = 20_000;
 
 export class Redactor {
   readonly names: SecretNames;
   private readonly secrets = new Secrets();
+  /** text()'s remembered answers, valid while the count of known secrets is `textsAt`. */
+  private readonly texts = new Map<string, string>();
+  private textsAt = 0;
 
   constructor(rules?: RedactionRules, known: readonly string[] = []) {
     this.names = new SecretNames(rules);
@@ -69,7 +75,7 @@ export class Redactor {
 
   /** Learns the values of secret fields, so an echo of one elsewhere in the same document is masked too. */
   private learnFields(value: unknown): void {
-    mapJson(value, (s) => s, (key, v) => {
+    someField(value, (key, v) => {
       if (typeof v === 'string' && this.names.secretValue(key)) this.learn(v, MASK, MIN_LEARNED_LENGTH);
       return false;
     });
@@ -77,12 +83,7 @@ export class Redactor {
 
   /** Whether a JSON value holds a secret field anywhere. */
   holdsField(value: unknown): boolean {
-    let found = false;
-    mapJson(value, (s) => s, (key) => {
-      found ||= this.names.field(key);
-      return false;
-    });
-    return found;
+    return someField(value, (key) => this.names.field(key));
   }
 
   /** A body that is not JSON: a form's secret pairs masked whole, then the text rules. */
@@ -91,8 +92,27 @@ export class Redactor {
     return this.text(form);
   }
 
-  /** Free text (a URL, a message, a header value): private keys, platform-shaped tokens, URL userinfo, secret query pairs, then every known secret. */
+  /**
+   * Free text (a URL, a message, a header value): private keys, platform-shaped tokens, URL userinfo,
+   * secret query pairs, then every known secret. The answer for a short text is remembered while no
+   * new secret is learned: bodies repeat the same URLs, logins and names thousands of times.
+   */
   text(value: string): string {
+    if (this.textsAt !== this.secrets.size) {
+      this.texts.clear();
+      this.textsAt = this.secrets.size;
+    }
+    const known = this.texts.get(value);
+    if (known !== undefined) return known;
+    const out = this.redactText(value);
+    if (value.length <= MAX_REMEMBERED_TEXT && this.textsAt === this.secrets.size) {
+      if (this.texts.size >= MAX_REMEMBERED_TEXTS) this.texts.clear();
+      this.texts.set(value, out);
+    }
+    return out;
+  }
+
+  private redactText(value: string): string {
     let out = value.includes('-----BEGIN') ? value.replace(PEM, PEM_MASK) : value;
     // Learned as well, so its encoded forms elsewhere (base64 in a Basic header) are masked too.
     if (out.includes('_')) out = out.replace(TOKEN_SHAPE, (token) => {

@@ -53,9 +53,17 @@ export interface RedactionRules {
   fields: readonly string[];
 }
 
+/** What a name is, as bits: a masked field, a secret value wherever it appears, a secret pair. */
+const FIELD_BIT = 1;
+const SECRET_VALUE_BIT = 2;
+const PAIR_BIT = 4;
+/** Names remembered; every body repeats the same few hundred keys, and a hostile one cannot grow it past this. */
+const MAX_NAMES = 10_000;
+
 export class SecretNames {
   private readonly fields: Set<string>;
   private readonly headers: Set<string>;
+  private readonly kinds = new Map<string, number>();
 
   constructor(extra: RedactionRules = { headers: [], fields: [] }) {
     this.fields = new Set(extra.fields.map(normalizeName));
@@ -64,19 +72,29 @@ export class SecretNames {
 
   /** A JSON field whose value is masked. */
   field(name: string): boolean {
-    const n = normalizeName(name);
-    return SECRET_NAME.test(n) || NAMED_ONLY.test(n) || this.fields.has(n);
+    return (this.kind(name) & FIELD_BIT) !== 0;
   }
 
   /** A field whose value is a secret wherever else it appears (an echo), not only there. */
   secretValue(name: string): boolean {
-    const n = normalizeName(name);
-    return SECRET_NAME.test(n) || this.fields.has(n);
+    return (this.kind(name) & SECRET_VALUE_BIT) !== 0;
   }
 
   /** A form pair or query parameter whose value is secret. */
   pair(name: string): boolean {
-    return this.field(name) || PAIR_ONLY_NAME.test(normalizeName(name));
+    return (this.kind(name) & PAIR_BIT) !== 0;
+  }
+
+  private kind(name: string): number {
+    let kind = this.kinds.get(name);
+    if (kind !== undefined) return kind;
+    const n = normalizeName(name);
+    const secret = SECRET_NAME.test(n) || this.fields.has(n);
+    const field = secret || NAMED_ONLY.test(n);
+    kind = (field ? FIELD_BIT : 0) | (secret ? SECRET_VALUE_BIT : 0) | (field || PAIR_ONLY_NAME.test(n) ? PAIR_BIT : 0);
+    if (this.kinds.size >= MAX_NAMES) this.kinds.clear();
+    this.kinds.set(name, kind);
+    return kind;
   }
 
   header(name: string): boolean {

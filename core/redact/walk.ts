@@ -37,6 +37,29 @@ export function mapJson(value: unknown, text: (s: string) => string, mask: (key:
   return root[0];
 }
 
+/**
+ * Visits every `key: value` of the objects in a JSON value, without copying it, until `visit`
+ * answers true (then answers true). Iterative and bounded in depth like mapJson.
+ */
+export function someField(value: unknown, visit: (key: string, value: unknown) => boolean, maxDepth = MAX_JSON_DEPTH): boolean {
+  const work: [source: unknown, depth: number][] = [[value, 0]];
+  for (let item = work.pop(); item; item = work.pop()) {
+    const [source, depth] = item;
+    if (source === null || typeof source !== 'object' || depth >= maxDepth) continue;
+    if (Array.isArray(source)) {
+      for (const v of source) if (v !== null && typeof v === 'object') work.push([v, depth + 1]);
+      continue;
+    }
+    for (const k in source) {
+      if (!Object.hasOwn(source, k)) continue;
+      const v = (source as Record<string, unknown>)[k];
+      if (visit(k, v)) return true;
+      if (v !== null && typeof v === 'object') work.push([v, depth + 1]);
+    }
+  }
+  return false;
+}
+
 /** A `__proto__` key of parsed JSON is defined, not assigned, so it stays a plain key (assignment is the fast path). */
 function put(target: Container, key: string | number, value: unknown): void {
   if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });

@@ -17,6 +17,8 @@ import { Client } from '../../core/client.js';
 import { importHarCommand } from '../../src/commands/har.js';
 import { listen } from '../../core/listen.js';
 import { SecretNames, TOO_DEEP } from '../../core/redact/rules.js';
+import { Redactor } from '../../core/redact/redactor.js';
+import { MAX_JSON_DEPTH, nestsDeeper } from '../../core/bounds.js';
 import { mapJson } from '../../core/redact/walk.js';
 import { cassetteFiles, tempCassette } from '../proxy/helpers.js';
 import { leakedForms, OAUTH_PATH, OWN, secret, startEchoTarget, type EchoTarget } from './echo-target.js';
@@ -186,5 +188,40 @@ describe('names', () => {
     expect(secret.filter((f) => !names.field(f) || !names.pair(f))).toEqual([]);
     expect(ordinary.filter((f) => names.field(f) || names.pair(f))).toEqual([]);
     expect([names.field('code'), names.pair('code')]).toEqual([false, true]);
+  });
+});
+
+describe('a text redacted before a secret was learned', () => {
+  it('is redacted afresh once the secret is known: remembered answers do not outlive what the redactor knows', () => {
+    const redactor = new Redactor();
+    const url = 'https://api.test/items?page=2&note=plain-secret-value-9';
+    expect(redactor.text(url)).toBe(url);
+    redactor.learn('plain-secret-value-9');
+    expect(redactor.text(url)).toBe('https://api.test/items?page=2&note=[REDACTED]');
+    // A secret met inside a text (a token in the platform's shape) is learned there, and masked in every text after it.
+    const token = `ghp_${'A1b2'.repeat(9)}`;
+    const echo = Buffer.from(token).toString('base64');
+    expect(redactor.text(echo)).toBe(echo);
+    expect(redactor.text(`sent ${token}`)).toBe('sent [REDACTED]');
+    expect(redactor.text(echo)).toBe('[REDACTED]');
+  });
+
+  it('in a JSON body is masked by the field name that says it is secret, however often the keys repeat', () => {
+    const redactor = new Redactor();
+    const items = Array.from({ length: 3 }, (_, i) => ({ id: i, name: 'x', client_secret: `secret-number-${i}-long` }));
+    expect(redactor.json(items)).toEqual(items.map((x) => ({ ...x, client_secret: '[REDACTED]' })));
+    expect(redactor.text('echo of secret-number-2-long')).toBe('echo of [REDACTED]');
+  });
+});
+
+describe('nesting', () => {
+  it('is judged by depth, not by how many brackets a body has', () => {
+    const wide = JSON.stringify(Array.from({ length: MAX_JSON_DEPTH * 2 }, () => ({ a: [1] })));
+    expect(nestsDeeper(wide)).toBe(false);
+    const deep = `${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}`;
+    expect(nestsDeeper(deep)).toBe(true);
+    expect(nestsDeeper(deep.slice(1, -1))).toBe(false);
+    // Brackets inside strings, escaped quotes included, do not count.
+    expect(nestsDeeper(JSON.stringify({ s: `\\"${'['.repeat(MAX_JSON_DEPTH * 2)}` }))).toBe(false);
   });
 });
