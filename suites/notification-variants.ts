@@ -6,9 +6,10 @@
  */
 import { LIMITS } from '../spec/limits.js';
 import { NOT_CLASSIC_TOKENS } from '../core/profile.js';
+import { lookAgain, lookPauses } from '../core/look-again.js';
 import { expectRefusal } from '../core/refusal.js';
 import type { CheckContext, CheckSpec } from '../core/suite.js';
-import { ignoreFirstThread, threads, type Subscription, type Thread } from './notifications-http.js';
+import { ignoreFirstThread, threads, threadsOnceMarked, type Subscription, type Thread } from './notifications-http.js';
 
 const CLASSIC: CheckSpec['needs'] = { tokens: ['classic'] };
 const WITH_REPO: CheckSpec['needs'] = { tokens: ['classic'], resources: ['public_repo'] };
@@ -63,7 +64,7 @@ export const notificationReadChecks: CheckSpec[] = [
   },
   {
     id: 'notifications.repo-last-modified-304', title: 'The repository variant carries Last-Modified; sending it back unchanged in If-Modified-Since answers 304',
-    requirement: 'cond.last-modified-304', needs: WITH_REPO, polls: true,
+    requirement: 'cond.last-modified-304', needs: WITH_REPO, polls: 'notifications',
     async run(t) {
       const path = `${repoPath(t)}?all=true`;
       const r = await t.request({ path });
@@ -171,12 +172,15 @@ const unreadEverywhere = (t: CheckContext) => everyPage(t, '/notifications', LIM
 
 /**
  * The unread threads once they stop changing: an earlier 202 may still be marking in the
- * background, and what it marks must not be taken for this check's doing.
+ * background (each check that got one looks until its marking shows), and what it marks must not
+ * be taken for this check's doing. Two reads alike, looked at again as core/look-again.ts does,
+ * within the five seconds it always had.
  */
 async function settledUnread(t: CheckContext): Promise<Thread[]> {
   let last = await unreadEverywhere(t);
-  for (let attempt = 0; attempt < 5 && last; attempt++) {
-    await t.sleep(1000);
+  for (const ms of lookPauses(SETTLING_MS)) {
+    if (!last) break;
+    await t.sleep(ms);
     const now = await unreadEverywhere(t);
     if (now && ids(now) === ids(last)) return now;
     last = now;
@@ -184,13 +188,21 @@ async function settledUnread(t: CheckContext): Promise<Thread[]> {
   return t.skip('inconclusive', 'the unread threads kept changing (a background marking still running?)');
 }
 
-/** After a 202 the marking finishes in the background: a bounded wait before looking. */
-const settle = async (t: CheckContext, status: number) => (status === 202 ? t.sleep(1500) : undefined);
+/** How long the unread threads may keep changing before a check gives up on them. */
+const SETTLING_MS = 5000;
+/** How long a 202 marking is looked at again before the check judges what it sees. */
+const MARKING_MS = 1500;
+
+/** The unread threads after a marking answered `status`: after a 202, looked at again until `marked` holds of them (within MARKING_MS). */
+async function unreadOnceMarked(t: CheckContext, status: number, marked: (unread: Thread[]) => boolean): Promise<Thread[]> {
+  const read = async () => (await unreadEverywhere(t)) ?? [];
+  return status === 202 ? lookAgain((ms) => t.sleep(ms), read, marked, MARKING_MS) : read();
+}
 
 export const notificationWriteChecks: CheckSpec[] = [
   {
     id: 'notifications.user-mark-read', title: 'PUT /notifications with last_read_at reads the threads updated at or before it and leaves later ones unread',
-    requirement: 'notifications.mark-read', needs: CLASSIC, writes: true,
+    requirement: 'notifications.mark-read', needs: CLASSIC, writes: 'notifications',
     async run(t) {
       const unread = await settledUnread(t);
       if (unread.length < 2) return t.skip('missing-resource', 'fewer than two unread threads');
@@ -200,8 +212,7 @@ export const notificationWriteChecks: CheckSpec[] = [
       const r = await t.request({ method: 'PUT', path: '/notifications', body: { last_read_at: pivot } });
       t.journal.irreversible(`threads updated at or before ${pivot} marked read`, 'the API offers no way to mark threads unread');
       if (!t.expectStatus(r, [202, 205], 'PUT /notifications with last_read_at')) return;
-      await settle(t, r.status);
-      const still = (await unreadEverywhere(t)) ?? [];
+      const still = await unreadOnceMarked(t, r.status, (unread) => unread.every((x) => at(x) > Date.parse(pivot)));
       const early = still.filter((x) => at(x) <= Date.parse(pivot));
       if (early.length) t.fail(`${early.length} threads updated at or before ${pivot} are still unread`);
       const gone = later.filter((x) => !still.some((y) => y.id === x.id));
@@ -210,7 +221,7 @@ export const notificationWriteChecks: CheckSpec[] = [
   },
   {
     id: 'notifications.repo-mark-read-scope', title: "PUT /repos/{owner}/{repo}/notifications leaves other repositories' threads unread",
-    requirement: 'notifications.repo-mark-read', needs: WITH_REPO, writes: true,
+    requirement: 'notifications.repo-mark-read', needs: WITH_REPO, writes: 'notifications',
     async run(t) {
       const repo = t.resources.public_repo!;
       const elsewhere = (await settledUnread(t)).filter((x) => x.repository?.full_name !== undefined && x.repository.full_name !== repo);
@@ -220,15 +231,16 @@ export const notificationWriteChecks: CheckSpec[] = [
       const r = await t.request({ method: 'PUT', path: repoPath(t), body: { last_read_at: newest } });
       t.journal.irreversible(`threads of ${repo} updated at or before ${newest} marked read`, 'the API offers no way to mark threads unread');
       if (!t.expectStatus(r, [202, 205], `PUT ${repoPath(t)}`)) return;
-      await settle(t, r.status);
-      const still = new Set(((await unreadEverywhere(t)) ?? []).map((x) => x.id));
+      // Judged once the marking asked for shows: what the background then marks beyond it is out of scope.
+      const ours = (x: Thread) => x.repository?.full_name === repo && at(x) <= Date.parse(newest);
+      const still = new Set((await unreadOnceMarked(t, r.status, (unread) => !unread.some(ours))).map((x) => x.id));
       const marked = elsewhere.filter((x) => !still.has(x.id));
       if (marked.length) t.fail(`${marked.length} threads of other repositories were marked read too, e.g. ${marked[0]!.id} of ${marked[0]!.repository?.full_name}`);
     },
   },
   {
     id: 'notifications.user-accepted-message', title: 'A 202 of PUT /notifications (user-wide) carries a message',
-    requirement: 'notifications.accepted-message', needs: CLASSIC, writes: true,
+    requirement: 'notifications.accepted-message', needs: CLASSIC, writes: 'notifications',
     async run(t) {
       const unread = await settledUnread(t);
       // The forty oldest unread threads: enough that a server may finish in the background, far from all of them.
@@ -241,12 +253,13 @@ export const notificationWriteChecks: CheckSpec[] = [
       if (r.status === 205) return t.info(`answered 205: ${batch} threads were marked at once, so no 202 to inspect`);
       const message = (t.body<{ message?: unknown }>(r))?.message;
       if (typeof message !== 'string') t.fail(`the 202 body is ${t.client.excerpt(r.text, 100)}, without a message string`);
-      await settle(t, r.status);
+      // The checks after it must not see this marking still under way.
+      await unreadOnceMarked(t, r.status, (unread) => unread.every((x) => at(x) > Date.parse(pivot)));
     },
   },
   {
     id: 'notifications.repo-mark-read-all', title: 'PUT /repos/{owner}/{repo}/notifications without last_read_at reads every thread of that repository',
-    requirement: 'notifications.repo-mark-read', needs: WITH_REPO, writes: true,
+    requirement: 'notifications.repo-mark-read', needs: WITH_REPO, writes: 'notifications',
     async run(t) {
       // A repository that still has unread threads: the profile's, or the one of the newest unread thread.
       const unread = await settledUnread(t);
@@ -257,18 +270,13 @@ export const notificationWriteChecks: CheckSpec[] = [
       t.journal.irreversible(`every thread of ${repo} marked read`, 'the API offers no way to mark threads unread');
       if (!t.expectStatus(r, [202, 205], `PUT ${path} without last_read_at`)) return;
       // A 202 finishes in the background: look again, within a bound.
-      let left: Thread[] = [];
-      for (let attempt = 0; attempt < 5; attempt++) {
-        left = (await threads(t, `${path}?per_page=${LIMITS.notifications.repoMaxPerPage}`)) ?? [];
-        if (!left.length) break;
-        await t.sleep(1000);
-      }
+      const left = await threadsOnceMarked(t, `${path}?per_page=${LIMITS.notifications.repoMaxPerPage}`, (seen) => !seen.length);
       if (left.length) t.fail(`${left.length} threads of ${repo} are still unread, e.g. ${left[0]!.id} updated ${left[0]!.updated_at}`);
     },
   },
   {
     id: 'notifications.subscription-ignored-default', title: 'PUT on a subscription without ignored un-ignores the thread (ignored defaults to false)',
-    requirement: 'notifications.subscription-ignored-default', needs: CLASSIC, writes: true,
+    requirement: 'notifications.subscription-ignored-default', needs: CLASSIC, writes: 'notifications',
     async run(t) {
       const path = await ignoreFirstThread(t);
       const ignored = t.body<Subscription>(await t.request({ path }));
