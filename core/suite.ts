@@ -1,4 +1,5 @@
 /** How suites declare checks, and the context a check runs with. */
+import type { Area } from '../spec/catalogue.js';
 import type { Requirement } from '../spec/requirements/index.js';
 import { requirement as lookupRequirement } from '../spec/requirements/index.js';
 import type { VendorNames } from '../spec/vendor.js';
@@ -25,8 +26,8 @@ export interface CheckSpec {
     /** Sends tokens as "Bearer <TOKEN>" on purpose: skipped where the target accepts only "token <TOKEN>". */
     bearerScheme?: boolean;
   };
-  /** Checks that change the target run only with --allow-writes. */
-  writes?: boolean;
+  /** Changes the target, in this area (spec/catalogue.ts WRITE_EFFECTS: what else that changes): runs only with --allow-writes. */
+  writes?: Area;
   /** Observation of behaviour the spec does not show: the outcome is info, never fail. */
   observes?: boolean;
   /** Runs only when the user opts in (`--exhaust-rate-limit`): it spends a rate-limit window on purpose. */
@@ -34,9 +35,10 @@ export interface CheckSpec {
   /**
    * Reads, waits out X-Poll-Interval and sends the read's validator back, on state of its own (it
    * changes nothing and needs nothing another check leaves): the run starts every such check at the
-   * turn of the first, so their waits are one.
+   * turn of the first, so their waits are one. Names the area it polls: no write that could change
+   * it runs between its read and its conditional request.
    */
-  polls?: boolean;
+  polls?: Area;
   run(t: CheckContext): Promise<void>;
 }
 

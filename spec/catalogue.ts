@@ -7,6 +7,20 @@ import { CONTENTS, PERMISSION_MATRIX } from './permissions.js';
 import type { Method } from './vocabulary.js';
 
 export type Area = 'search' | 'notifications' | 'events' | 'rate-limit' | 'code-scanning' | 'imports';
+
+/**
+ * What a write in each area may change, as reads of each area see it (a read of an area a write
+ * does not list sees no change from it). Marking threads read and changing a subscription change
+ * the notification listings (their Last-Modified). A source import pushes commits, and a push is an
+ * event (PushEvent, CreateEvent); its commits become searchable, and whether a push notifies watchers
+ * is not shown, so notifications count as changed too. A code scanning alert update changes alerts only.
+ */
+export const WRITE_EFFECTS: Readonly<Record<Area, readonly Area[]>> = {
+  search: [], events: [], 'rate-limit': [],
+  notifications: ['notifications'],
+  'code-scanning': ['code-scanning'],
+  imports: ['imports', 'events', 'search', 'notifications'],
+};
 /** Who may call: anyone (public data), any authenticated caller, or only a classic personal access token. */
 export type TokenRule = 'anonymous-ok' | 'token-required' | 'classic-only';
 export type Access = 'read' | 'write';

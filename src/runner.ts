@@ -18,6 +18,7 @@ import { profileSecrets, type Profile } from '../core/profile.js';
 import { readPackageJson } from '../core/paths.js';
 import { shardOf, splitUnit, type Shard } from '../core/shard.js';
 import { CheckContext, SkipSignal, suiteOf, type CheckSpec, type Suite } from '../core/suite.js';
+import { pollStarts, waitsFor, type Allowed, type PollStarts } from './interference.js';
 import { Turns } from './turns.js';
 
 export interface RunOptions {
@@ -186,16 +187,26 @@ async function run(given: RunOptions): Promise<{ result: RunResult; client: Clie
         options.onCheck?.(done[index]!, index, planned.length);
       }
     };
+    const allowed: Allowed = { writes: !!options.allowWrites, exhausts: !!options.exhaustRateLimit };
+    // A check begins once no parked check it could disturb, or be disturbed by, is left (src/interference.ts).
+    const start = async (index: number) => {
+      await turns.settle((parked) => waitsFor(planned[index]!.spec, planned[parked]!.spec, allowed));
+      await begin(index);
+    };
+    let polling: PollStarts | undefined;
     for (const [index, { spec }] of planned.entries()) {
       if (begun.has(index)) continue;
-      // A check that changes the target runs with no check parked, so none sees the change mid-way.
-      await turns.settle((!!spec.writes && !!options.allowWrites) || (!!spec.exhausts && !!options.exhaustRateLimit));
-      await begin(index);
-      // The first polling check brings the others forward: their reads, and so their waits, come together.
-      if (spec.polls) for (const [later, p] of planned.entries()) if (later > index && p.spec.polls) await begin(later);
+      if (!spec.polls) await start(index);
+      else if (!polling) {
+        // The first polling check brings the others forward: their reads, and so their waits, come together;
+        // those a write of its module could disturb begin right after that write (a polling check reached before is held).
+        polling = pollStarts(planned, index, allowed);
+        for (const poll of polling.now) await start(poll);
+      }
+      for (const poll of polling?.after.get(index) ?? []) await start(poll);
       report();
     }
-    await turns.settle(true);
+    await turns.settle(() => true);
     report();
     const nothing = result.stopped || options.signal?.aborted ? undefined : nothingChecked(result.checks, profile);
     if (nothing) result.stopped = { reason: 'nothing-checked', message: client.redact(nothing) };

@@ -38,9 +38,10 @@ export class Turns {
    * Lets the parked checks whose wait is over go on, measuring ones first (they must send their
    * conditional request themselves; the others can then take its answer, `reuse`, rather than wait
    * another interval for the same URL), then in plan order, each until it is done or parks again;
-   * with `all`, waits for every parked check to be done (before a check that changes the target).
+   * then waits until no parked check `blocks` (by plan index) is left: those the check to come could
+   * disturb, or see disturbed.
    */
-  async settle(all: boolean): Promise<void> {
+  async settle(blocks: (index: number) => boolean = () => false): Promise<void> {
     for (;;) {
       const now = this.client.now();
       const due = this.parked.find((p) => p.until <= now && p.measuring) ?? this.parked.find((p) => p.until <= now);
@@ -49,9 +50,10 @@ export class Turns {
         await this.turn(() => (due.resume(), due.done));
         continue;
       }
-      if (!all || !this.parked.length) return;
-      const next = this.parked.reduce((a, b) => (b.until < a.until ? b : a));
-      const others = this.parked.length - 1;
+      const blocking = this.parked.filter((p) => blocks(p.index));
+      if (!blocking.length) return;
+      const next = blocking.reduce((a, b) => (b.until < a.until ? b : a));
+      const others = blocking.length - 1;
       try {
         await this.client.waitOut({ ms: next.until - now, until: next.until, asked: `${next.asked}${others ? `, and ${others} more check${others > 1 ? 's' : ''}` : ''}` });
       } catch (err) {

@@ -184,7 +184,7 @@ const pageNumbers = (l: Listing): CheckSpec => ({
 
 const orgSortUpdated: CheckSpec = {
   id: 'alerts.org-sort-updated', title: 'sort=updated puts the alert updated last first (the organization listing)', requirement: 'alerts.sort',
-  needs: { tokens: ['classic'], resources: ['org', 'public_repo'] }, writes: true,
+  needs: { tokens: ['classic'], resources: ['org', 'public_repo'] }, writes: 'code-scanning',
   async run(t) {
     const repo = t.resources.public_repo!;
     if (!repo.startsWith(`${t.resources.org}/`)) return t.skip('missing-resource', `public_repo ${repo} is not owned by org ${t.resources.org}`);
@@ -226,7 +226,7 @@ const orgNotFound: CheckSpec = {
 
 const patchNotFound: CheckSpec = {
   id: 'alerts.patch-not-found-404', title: 'Updating an alert number that does not exist answers 404; the same update of an open alert answers 200',
-  requirement: 'alerts.not-found-404', needs: REPO.needs, writes: true,
+  requirement: 'alerts.not-found-404', needs: REPO.needs, writes: 'code-scanning',
   async run(t) {
     const body = { state: 'dismissed', dismissed_reason: 'used in tests' };
     const open = (await alerts(t, REPO.path(t, '?state=open&per_page=1')))?.items[0]?.number;
@@ -400,7 +400,7 @@ const refShortForm: CheckSpec = {
  */
 const eachDismissedReason: CheckSpec = {
   id: 'alerts.dismissed-reason-each', title: 'Each listed dismissed_reason dismisses an alert and is returned as given (the update and the organization listing)',
-  requirement: 'alerts.dismissed-reason-values', needs: REPO.needs, writes: true,
+  requirement: 'alerts.dismissed-reason-values', needs: REPO.needs, writes: 'code-scanning',
   async run(t) {
     const open = (await alerts(t, REPO.path(t, `?state=open&per_page=${DISMISSED_REASONS.length}`)))?.items ?? [];
     if (open.length < DISMISSED_REASONS.length) return t.skip('missing-resource', `fewer than ${DISMISSED_REASONS.length} open alerts in ${t.resources.public_repo}`);

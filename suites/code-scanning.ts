@@ -48,7 +48,7 @@ async function refused(t: CheckContext, repo: string, number: number, body: Reco
 }
 
 const writeCheck = (id: string, title: string, requirement: string, run: CheckSpec['run'], resources: CheckSpec['needs'] = { tokens: ['classic'], resources: ['public_repo'] }): CheckSpec =>
-  ({ id, title, requirement, needs: resources, writes: true, run });
+  ({ id, title, requirement, needs: resources, writes: 'code-scanning', run });
 
 const repoCheck = (id: string, title: string, requirement: string, run: CheckSpec['run']): CheckSpec =>
   ({ id, title, requirement, needs: { tokens: ['classic'], resources: ['public_repo'] }, run });

@@ -19,7 +19,7 @@ export const conditionalSuite: Suite = {
     },
     {
       id: 'conditional.events-304', title: 'Sending the ETag back in If-None-Match with nothing new answers 304', requirement: 'cond.etag-304',
-      needs: { tokens: ['classic'], resources: ['public_repo'] }, polls: true,
+      needs: { tokens: ['classic'], resources: ['public_repo'] }, polls: 'events',
       async run(t) {
         const path = `/repos/${t.resources.public_repo}/events`;
         const r = await t.request({ path });
@@ -32,7 +32,7 @@ export const conditionalSuite: Suite = {
     },
     {
       id: 'conditional.notifications-304', title: 'Notifications send Last-Modified; sending it back unchanged in If-Modified-Since answers 304',
-      requirement: 'cond.last-modified-304', needs: { tokens: ['classic'] }, polls: true,
+      requirement: 'cond.last-modified-304', needs: { tokens: ['classic'] }, polls: 'notifications',
       async run(t) {
         const r = await t.request({ path: '/notifications' });
         if (!t.expectStatus(r, [200])) return;

@@ -271,7 +271,7 @@ function check(rule: Rule, e: Endpoint, how: UnchangingWrite): CheckSpec {
     title: rule.title(e),
     requirement: rule.requirement,
     // A write changes nothing, yet it is a write: it runs only where writes are allowed.
-    ...(e.method !== 'GET' ? { writes: true } : {}),
+    ...(e.method !== 'GET' ? { writes: e.area } : {}),
     needs: {
       ...(ANONYMOUS.has(e.id) ? { anonymous: true } : {}), ...(tokens.length ? { tokens } : {}), resources: how.needs,
       ...(e.path === '/rate_limit' ? { rateLimiting: true } : {}), ...(rule.vendorMediaType ? { vendorMediaType: true } : {}),

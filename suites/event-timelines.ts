@@ -173,7 +173,7 @@ const RECEIVED_PRIVATE_OWN: CheckSpec = {
  * It belongs to the conditional suite, whose other polls wait too.
  */
 export const ETAG_304_EVERY_TIMELINE: CheckSpec = {
-  id: 'events.etag-304-every-timeline', title: 'Every event timeline answers 304 to its ETag sent back in If-None-Match', requirement: 'cond.etag-304', needs: classic, polls: true,
+  id: 'events.etag-304-every-timeline', title: 'Every event timeline answers 304 to its ETag sent back in If-None-Match', requirement: 'cond.etag-304', needs: classic, polls: 'events',
   async run(t) {
     const user = login(t);
     const usable = TIMELINES.filter((tl) => (tl.needs.resources ?? []).every((r) => t.resources[r] !== undefined));

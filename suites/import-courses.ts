@@ -10,7 +10,7 @@ import { course, follow, importPath, RESTING, start, url, type ImportRecord } fr
 interface Author { id: number; name?: string; email?: string }
 
 const NEEDS: CheckSpec['needs'] = { tokens: ['classic'], resources: ['import_repo', 'import_urls'] };
-const check = (id: string, title: string, requirement: string, run: CheckSpec['run']): CheckSpec => ({ id, title, requirement, needs: NEEDS, writes: true, run });
+const check = (id: string, title: string, requirement: string, run: CheckSpec['run']): CheckSpec => ({ id, title, requirement, needs: NEEDS, writes: 'imports', run });
 /** Statuses before the source type is known. */
 const UNDETECTED = ['detecting', 'detection_needs_auth', 'detection_found_nothing', 'detection_found_multiple'];
 

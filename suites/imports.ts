@@ -22,7 +22,7 @@ function statusIn(t: CheckContext, r: Reply, what: string): string | undefined {
 const isPercent = (v: unknown) => typeof v === 'number' && v >= 0 && v <= 100;
 
 function check(id: string, title: string, requirement: string, run: CheckSpec['run'], resources: CheckSpec['needs'] = { tokens: ['classic'], resources: ['import_repo', 'import_urls'] }): CheckSpec {
-  return { id, title, requirement, needs: resources, writes: true, run };
+  return { id, title, requirement, needs: resources, writes: 'imports', run };
 }
 
 export const importsSuite: Suite = {

@@ -150,7 +150,7 @@ async function anonymousSearchWindow(t: CheckContext): Promise<{ used: number; r
 /** What a per-endpoint check of the sacrificial user needs: the endpoint's resources, the classic token whose search replies are the controls, writes allowed for a write. */
 function perEndpoint(e: Endpoint, how: UnchangingWrite): Pick<CheckSpec, 'needs' | 'writes'> {
   return {
-    ...(e.method !== 'GET' ? { writes: true } : {}),
+    ...(e.method !== 'GET' ? { writes: e.area } : {}),
     needs: { resources: how.needs, ...(e.category === 'search' ? { tokens: ['classic'] } : {}), ...(e.path === '/rate_limit' ? { rateLimiting: true } : {}) },
   };
 }

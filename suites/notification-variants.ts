@@ -6,9 +6,10 @@
  */
 import { LIMITS } from '../spec/limits.js';
 import { NOT_CLASSIC_TOKENS } from '../core/profile.js';
+import { lookAgain, lookPauses } from '../core/look-again.js';
 import { expectRefusal } from '../core/refusal.js';
 import type { CheckContext, CheckSpec } from '../core/suite.js';
-import { ignoreFirstThread, threads, type Subscription, type Thread } from './notifications-http.js';
+import { ignoreFirstThread, threads, threadsOnceMarked, type Subscription, type Thread } from './notifications-http.js';
 
 const CLASSIC: CheckSpec['needs'] = { tokens: ['classic'] };
 const WITH_REPO: CheckSpec['needs'] = { tokens: ['classic'], resources: ['public_repo'] };
@@ -63,7 +64,7 @@ export const notificationReadChecks: CheckSpec[] = [
   },
   {
     id: 'notifications.repo-last-modified-304', title: 'The repository variant carries Last-Modified; sending it back unchanged in If-Modified-Since answers 304',
-    requirement: 'cond.last-modified-304', needs: WITH_REPO, polls: true,
+    requirement: 'cond.last-modified-304', needs: WITH_REPO, polls: 'notifications',
     async run(t) {
       const path = `${repoPath(t)}?all=true`;
       const r = await t.request({ path });
@@ -171,12 +172,15 @@ const unreadEverywhere = (t: CheckContext) => everyPage(t, '/notifications', LIM
 
 /**
  * The unread threads once they stop changing: an earlier 202 may still be marking in the
- * background, and what it marks must not be taken for this check's doing.
+ * background (each check that got one looks until its marking shows), and what it marks must not
+ * be taken for this check's doing. Two reads alike, looked at again as core/look-again.ts does,
+ * within the five seconds it always had.
  */
 async function settledUnread(t: CheckContext): Promise<Thread[]> {
   let last = await unreadEverywhere(t);
-  for (let attempt = 0; attempt < 5 && last; attempt++) {
-    await t.sleep(1000);
+  for (const ms of lookPauses(SETTLING_MS)) {
+    if (!last) break;
+    await t.sleep(ms);
     const now = await unreadEverywhere(t);
     if (now && ids(now) === ids(last)) return now;
     last = now;
@@ -184,13 +188,21 @@ async function settledUnread(t: CheckContext): Promise<Thread[]> {
   return t.skip('inconclusive', 'the unread threads kept changing (a background marking still running?)');
 }
 
-/** After a 202 the marking finishes in the background: a bounded wait before looking. */
-const settle = async (t: CheckContext, status: number) => (status === 202 ? t.sleep(1500) : undefined);
+/** How long the unread threads may keep changing before a check gives up on them. */
+const SETTLING_MS = 5000;
+/** How long a marking answered 202 is given to finish in the background. */
+const MARKING_MS = 1500;
+
+/**
+ * After a 202 the marking finishes in the background: the whole bound before judging what it left,
+ * since what it marks beyond its scope (the failure judged) may come last.
+ */
+const settle = async (t: CheckContext, status: number) => (status === 202 ? t.sleep(MARKING_MS) : undefined);
 
 export const notificationWriteChecks: CheckSpec[] = [
   {
     id: 'notifications.user-mark-read', title: 'PUT /notifications with last_read_at reads the threads updated at or before it and leaves later ones unread',
-    requirement: 'notifications.mark-read', needs: CLASSIC, writes: true,
+    requirement: 'notifications.mark-read', needs: CLASSIC, writes: 'notifications',
     async run(t) {
       const unread = await settledUnread(t);
       if (unread.length < 2) return t.skip('missing-resource', 'fewer than two unread threads');
@@ -210,7 +222,7 @@ export const notificationWriteChecks: CheckSpec[] = [
   },
   {
     id: 'notifications.repo-mark-read-scope', title: "PUT /repos/{owner}/{repo}/notifications leaves other repositories' threads unread",
-    requirement: 'notifications.repo-mark-read', needs: WITH_REPO, writes: true,
+    requirement: 'notifications.repo-mark-read', needs: WITH_REPO, writes: 'notifications',
     async run(t) {
       const repo = t.resources.public_repo!;
       const elsewhere = (await settledUnread(t)).filter((x) => x.repository?.full_name !== undefined && x.repository.full_name !== repo);
@@ -228,7 +240,7 @@ export const notificationWriteChecks: CheckSpec[] = [
   },
   {
     id: 'notifications.user-accepted-message', title: 'A 202 of PUT /notifications (user-wide) carries a message',
-    requirement: 'notifications.accepted-message', needs: CLASSIC, writes: true,
+    requirement: 'notifications.accepted-message', needs: CLASSIC, writes: 'notifications',
     async run(t) {
       const unread = await settledUnread(t);
       // The forty oldest unread threads: enough that a server may finish in the background, far from all of them.
@@ -241,12 +253,13 @@ export const notificationWriteChecks: CheckSpec[] = [
       if (r.status === 205) return t.info(`answered 205: ${batch} threads were marked at once, so no 202 to inspect`);
       const message = (t.body<{ message?: unknown }>(r))?.message;
       if (typeof message !== 'string') t.fail(`the 202 body is ${t.client.excerpt(r.text, 100)}, without a message string`);
-      await settle(t, r.status);
+      // The checks after it must not see this marking still under way: looked at again until it shows (nothing is judged of it).
+      await lookAgain((ms) => t.sleep(ms), async () => (await unreadEverywhere(t)) ?? [], (unread) => unread.every((x) => at(x) > Date.parse(pivot)), MARKING_MS);
     },
   },
   {
     id: 'notifications.repo-mark-read-all', title: 'PUT /repos/{owner}/{repo}/notifications without last_read_at reads every thread of that repository',
-    requirement: 'notifications.repo-mark-read', needs: WITH_REPO, writes: true,
+    requirement: 'notifications.repo-mark-read', needs: WITH_REPO, writes: 'notifications',
     async run(t) {
       // A repository that still has unread threads: the profile's, or the one of the newest unread thread.
       const unread = await settledUnread(t);
@@ -257,18 +270,13 @@ export const notificationWriteChecks: CheckSpec[] = [
       t.journal.irreversible(`every thread of ${repo} marked read`, 'the API offers no way to mark threads unread');
       if (!t.expectStatus(r, [202, 205], `PUT ${path} without last_read_at`)) return;
       // A 202 finishes in the background: look again, within a bound.
-      let left: Thread[] = [];
-      for (let attempt = 0; attempt < 5; attempt++) {
-        left = (await threads(t, `${path}?per_page=${LIMITS.notifications.repoMaxPerPage}`)) ?? [];
-        if (!left.length) break;
-        await t.sleep(1000);
-      }
+      const left = await threadsOnceMarked(t, `${path}?per_page=${LIMITS.notifications.repoMaxPerPage}`, (seen) => !seen.length);
       if (left.length) t.fail(`${left.length} threads of ${repo} are still unread, e.g. ${left[0]!.id} updated ${left[0]!.updated_at}`);
     },
   },
   {
     id: 'notifications.subscription-ignored-default', title: 'PUT on a subscription without ignored un-ignores the thread (ignored defaults to false)',
-    requirement: 'notifications.subscription-ignored-default', needs: CLASSIC, writes: true,
+    requirement: 'notifications.subscription-ignored-default', needs: CLASSIC, writes: 'notifications',
     async run(t) {
       const path = await ignoreFirstThread(t);
       const ignored = t.body<Subscription>(await t.request({ path }));

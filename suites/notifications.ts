@@ -2,7 +2,7 @@
 import { LIMITS } from '../spec/limits.js';
 import type { CheckContext, CheckSpec, Suite } from '../core/suite.js';
 import { notificationReadChecks, notificationWriteChecks } from './notification-variants.js';
-import { ignoreFirstThread, keepSubscription, threads, type Subscription, type Thread } from './notifications-http.js';
+import { ignoreFirstThread, keepSubscription, threads, threadsOnceMarked, type Subscription, type Thread } from './notifications-http.js';
 
 /** An unread thread to change, or a skip. */
 async function unreadThread(t: CheckContext): Promise<string> {
@@ -50,7 +50,7 @@ export const notificationsSuite: Suite = {
     ...notificationReadChecks,
     {
       id: 'notifications.thread-mark-read', title: 'PATCH on a thread answers 205 and the thread is read', requirement: 'notifications.thread-mark-read',
-      needs: { tokens: ['classic'] }, writes: true,
+      needs: { tokens: ['classic'] }, writes: 'notifications',
       async run(t) {
         const id = await unreadThread(t);
         const r = await t.request({ method: 'PATCH', path: `/notifications/threads/${id}` });
@@ -63,7 +63,7 @@ export const notificationsSuite: Suite = {
     },
     {
       id: 'notifications.subscription-ignore', title: 'PUT ignored=true answers 200 and the thread stays ignored', requirement: 'notifications.subscription-ignore',
-      needs: { tokens: ['classic'] }, writes: true,
+      needs: { tokens: ['classic'] }, writes: 'notifications',
       async run(t) {
         const id = (await threads(t, '/notifications?all=true&per_page=1'))?.[0]?.id;
         if (!id) return t.skip('missing-resource', 'no notification thread');
@@ -77,7 +77,7 @@ export const notificationsSuite: Suite = {
     },
     {
       id: 'notifications.subscription-unignore', title: 'PUT ignored=false on an ignored thread answers 200 and subscribes', requirement: 'notifications.subscription-unignore',
-      needs: { tokens: ['classic'] }, writes: true,
+      needs: { tokens: ['classic'] }, writes: 'notifications',
       async run(t) {
         const path = await ignoreFirstThread(t);
         const r = await t.request({ method: 'PUT', path, body: { ignored: false } });
@@ -90,7 +90,7 @@ export const notificationsSuite: Suite = {
     },
     {
       id: 'notifications.subscription-delete', title: 'DELETE on a subscription answers 204', requirement: 'notifications.subscription-delete',
-      needs: { tokens: ['classic'] }, writes: true,
+      needs: { tokens: ['classic'] }, writes: 'notifications',
       async run(t) {
         const id = (await threads(t, '/notifications?all=true&per_page=1'))?.[0]?.id;
         if (!id) return t.skip('missing-resource', 'no notification thread');
@@ -101,7 +101,7 @@ export const notificationsSuite: Suite = {
     {
       // The repository variant follows "the same rule, limited to the repository": it is tried there, where the change is smaller.
       id: 'notifications.mark-read', title: 'Marking read up to last_read_at reads those threads and leaves later ones unread', requirement: 'notifications.mark-read',
-      needs: { tokens: ['classic'], resources: ['public_repo'] }, writes: true,
+      needs: { tokens: ['classic'], resources: ['public_repo'] }, writes: 'notifications',
       async run(t) {
         const path = `/repos/${t.resources.public_repo}/notifications`;
         const unread = await threads(t, `${path}?per_page=100`);
@@ -113,12 +113,7 @@ export const notificationsSuite: Suite = {
         t.journal.irreversible(`threads of ${t.resources.public_repo} updated at or before ${pivot} marked read`, 'the API offers no way to mark threads unread');
         if (!t.expectStatus(r, [202, 205], 'PUT with last_read_at')) return;
         // A 202 finishes in the background: look again, within a bound.
-        let still: Thread[] = [];
-        for (let attempt = 0; attempt < 5; attempt++) {
-          still = (await threads(t, `${path}?per_page=100`)) ?? [];
-          if (!still.some((x) => Date.parse(x.updated_at) <= Date.parse(pivot)) || r.status === 205) break;
-          await t.sleep(1000);
-        }
+        const still = await threadsOnceMarked(t, `${path}?per_page=100`, (seen) => r.status === 205 || !seen.some((x) => Date.parse(x.updated_at) <= Date.parse(pivot)));
         const early = still.filter((x) => Date.parse(x.updated_at) <= Date.parse(pivot));
         if (early.length) t.fail(`${early.length} threads updated at or before ${pivot} are still unread`);
         const gone = later.filter((id) => !still.some((x) => x.id === id));
@@ -127,7 +122,7 @@ export const notificationsSuite: Suite = {
     },
     {
       id: 'notifications.accepted-message', title: 'A 202 for a large batch carries a message', requirement: 'notifications.accepted-message',
-      needs: { tokens: ['classic'], resources: ['public_repo'] }, writes: true,
+      needs: { tokens: ['classic'], resources: ['public_repo'] }, writes: 'notifications',
       async run(t) {
         const r = await t.request({ method: 'PUT', path: `/repos/${t.resources.public_repo}/notifications`, body: {} });
         t.journal.irreversible(`every thread of ${t.resources.public_repo} marked read`, 'the API offers no way to mark threads unread');
@@ -135,6 +130,8 @@ export const notificationsSuite: Suite = {
         if (r.status === 205) return t.info('answered 205: the batch was small enough to finish at once, so no 202 to inspect');
         const message = (t.body<{ message?: unknown }>(r))?.message;
         if (typeof message !== 'string') t.fail(`the 202 body is ${t.client.excerpt(r.text, 100)}, without a message string`);
+        // The checks after it must not see this marking still under way.
+        await threadsOnceMarked(t, `/repos/${t.resources.public_repo}/notifications?per_page=1`, (seen) => !seen.length);
       },
     },
     ...notificationWriteChecks,

@@ -131,7 +131,7 @@ const codeScanningChecks: CheckSpec[] = [
   },
   {
     id: 'permissions.code-scanning-update', title: 'Updating an alert: refused without security_events=write (read is not enough), admitted with it',
-    requirement: 'permissions.code-scanning', needs: { tokens: ['classic'], resources: ['public_repo'] }, writes: true,
+    requirement: 'permissions.code-scanning', needs: { tokens: ['classic'], resources: ['public_repo'] }, writes: 'code-scanning',
     async run(t) {
       const refused = lacking(t.profile, need(ALERT_UPDATE));
       const admitted = holding(t.profile, need(ALERT_UPDATE));
@@ -167,7 +167,7 @@ const codeScanningChecks: CheckSpec[] = [
   },
   {
     id: 'permissions.code-scanning-update-header', title: 'X-Accepted-<Vendor>-Permissions names security_events=write on the alert update',
-    requirement: 'auth.accepted-permissions-header', needs: { tokens: ['classic'], resources: ['public_repo'] }, writes: true,
+    requirement: 'auth.accepted-permissions-header', needs: { tokens: ['classic'], resources: ['public_repo'] }, writes: 'code-scanning',
     async run(t) {
       const as = [...lacking(t.profile, need(ALERT_UPDATE)), ...holding(t.profile, need(ALERT_UPDATE))][0];
       if (!as) return noToken(t, 'at all');
@@ -179,7 +179,7 @@ const codeScanningChecks: CheckSpec[] = [
 const importChecks: CheckSpec[] = [
   {
     id: 'permissions.imports-refused', title: 'A token without contents (read for GET, write for the others) is refused (403 or 404) on every import endpoint',
-    requirement: 'permissions.imports-contents', needs: IMPORT_NEEDS, writes: true,
+    requirement: 'permissions.imports-contents', needs: IMPORT_NEEDS, writes: 'imports',
     async run(t) {
       if (!IMPORTS.some((e) => lacking(t.profile, need(e)).length)) return noToken(t, 'without contents');
       for (const p of await probeImports(t, IMPORTS, (e) => lacking(t.profile, need(e)), true)) {
@@ -189,7 +189,7 @@ const importChecks: CheckSpec[] = [
   },
   {
     id: 'permissions.imports-uat-only', title: 'An installation token holding contents=write is refused (403 or 404) on the [U] import endpoints',
-    requirement: 'permissions.uat-only', needs: { tokens: ['classic', 'app_installation'], resources: ['import_repo', 'import_urls'] }, writes: true,
+    requirement: 'permissions.uat-only', needs: { tokens: ['classic', 'app_installation'], resources: ['import_repo', 'import_urls'] }, writes: 'imports',
     async run(t) {
       const holds = (e: Endpoint) => holding(t.profile, need(e)).includes('app_installation');
       if (!UAT_ONLY.some(holds)) {
@@ -202,7 +202,7 @@ const importChecks: CheckSpec[] = [
   },
   {
     id: 'permissions.imports-token-kinds', title: 'Which tokens holding contents the import endpoints admit (classic only, or the matrix)',
-    requirement: 'permissions.imports-token-kinds', needs: IMPORT_NEEDS, writes: true, observes: true,
+    requirement: 'permissions.imports-token-kinds', needs: IMPORT_NEEDS, writes: 'imports', observes: true,
     async run(t) {
       // The installation token on [U] endpoints is permissions.imports-uat-only's.
       const tokensFor = (e: Endpoint) => holding(t.profile, need(e)).filter((n) => n !== 'app_installation' || !UAT_ONLY.includes(e));
@@ -216,7 +216,7 @@ const importChecks: CheckSpec[] = [
   },
   {
     id: 'permissions.imports-classic-admitted', title: 'The import reads admit the classic token wherever a fine-grained or app token holding contents is admitted',
-    requirement: 'permissions.imports-token-kinds', needs: IMPORT_NEEDS, writes: true,
+    requirement: 'permissions.imports-token-kinds', needs: IMPORT_NEEDS, writes: 'imports',
     async run(t) {
       const reads = IMPORTS.filter((e) => e.method === 'GET');
       const holders = (e: Endpoint) => holding(t.profile, need(e));
@@ -236,7 +236,7 @@ const importChecks: CheckSpec[] = [
   },
   {
     id: 'permissions.imports-header', title: 'X-Accepted-<Vendor>-Permissions, when sent, names contents=read on the import reads and contents=write on the others',
-    requirement: 'auth.accepted-permissions-header', needs: IMPORT_NEEDS, writes: true,
+    requirement: 'auth.accepted-permissions-header', needs: IMPORT_NEEDS, writes: 'imports',
     async run(t) {
       const tokenFor = (e: Endpoint) => [...lacking(t.profile, need(e)), ...holding(t.profile, need(e))].slice(0, 1);
       if (!IMPORTS.some((e) => tokenFor(e).length)) return noToken(t, 'at all');

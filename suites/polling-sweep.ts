@@ -4,7 +4,7 @@
  * read whose validator it sends back: the polling checks read for themselves and are started together
  * (`polls`), so the run waits out the interval once for all of them, not once per endpoint.
  */
-import { CATALOGUE } from '../spec/catalogue.js';
+import { CATALOGUE, type Area } from '../spec/catalogue.js';
 import type { Reply } from '../core/client.js';
 import type { CheckContext, CheckSpec } from '../core/suite.js';
 import { login, TIMELINES } from './event-timelines.js';
@@ -21,6 +21,9 @@ interface Polled {
   path(t: CheckContext): Promise<string>;
   validator: Validator;
 }
+
+/** The catalogue area of the polled endpoint: what a write must not change while its check waits. */
+const area = (polled: Polled): Area => CATALOGUE.find((e) => e.id === polled.endpoint)!.area;
 
 type Validator = 'etag' | 'last-modified';
 /** The request header that sends each validator back. */
@@ -101,7 +104,7 @@ async function poll(t: CheckContext, polled: Polled, between?: () => Promise<voi
 /** "304 answers to conditional requests do not consume the rate limit", on each polled endpoint: core.used read (free) around the 304. */
 const notCounted = (polled: Polled): CheckSpec => ({
   id: `rate-limit.304-not-counted.${polled.endpoint}`, title: `A 304 from ${polled.endpoint} leaves core usage unchanged`, requirement: 'ratelimit.304-not-counted',
-  needs: { ...polled.needs, rateLimiting: true }, polls: true,
+  needs: { ...polled.needs, rateLimiting: true }, polls: area(polled),
   async run(t) {
     let before: Awaited<ReturnType<typeof status>>;
     const { path, sent, again } = await poll(t, polled, async () => {
@@ -125,7 +128,7 @@ function judgeNotModified(t: CheckContext, path: string, validator: Validator, s
 /** "send it back unchanged in `If-Modified-Since`; with no news the answer is 304", on the single thread and its subscription. */
 const lastModified304 = (polled: Polled): CheckSpec => ({
   id: `conditional.last-modified-304.${polled.endpoint}`, title: `${polled.endpoint} answers 304 to its Last-Modified sent back unchanged in If-Modified-Since`,
-  requirement: 'cond.last-modified-304', needs: polled.needs, polls: true,
+  requirement: 'cond.last-modified-304', needs: polled.needs, polls: area(polled),
   async run(t) {
     const { path, sent, again } = await poll(t, polled);
     judgeNotModified(t, path, 'last-modified', sent, again);

@@ -62,7 +62,7 @@ const CORE_COUNTS: CheckSpec[] = CATALOGUE.flatMap((e) => {
   if (!how || !GOVERNS['ratelimit.core-non-search']?.endpoints.includes(e.id)) return [];
   return [{
     id: `rate-limit.core-counts.${e.id}`, title: `A request to ${e.method} ${e.path} counts against core ("all non-search REST")`, requirement: 'ratelimit.core-non-search',
-    ...(e.method !== 'GET' ? { writes: true } : {}), needs: { tokens: ['classic'], resources: how.needs, rateLimiting: true },
+    ...(e.method !== 'GET' ? { writes: e.area } : {}), needs: { tokens: ['classic'], resources: how.needs, rateLimiting: true },
     async run(t) {
       if (e.area === 'imports' && t.writesAllowed) await ensureImport(t);
       const req = await how.request(t);
@@ -167,7 +167,7 @@ export const rateLimitSuite: Suite = {
     },
     {
       id: 'rate-limit.304-not-counted', title: 'A 304 answer to a conditional request leaves core usage unchanged', requirement: 'ratelimit.304-not-counted',
-      needs: { tokens: ['classic'], resources: ['public_repo'], rateLimiting: true }, polls: true,
+      needs: { tokens: ['classic'], resources: ['public_repo'], rateLimiting: true }, polls: 'events',
       async run(t) {
         const path = `/repos/${t.resources.public_repo}/events?per_page=1`;
         const first = await t.request({ path });

@@ -61,7 +61,7 @@ function schemaCheck(endpoint: Endpoint): CheckSpec | undefined {
     title: `${endpoint.method} ${endpoint.path} answers ${endpoint.success.list ? 'an array of' : 'a'} ${schema} as the spec lists it`,
     requirement: SCHEMA_REQUIREMENT[schema]!,
     // A write's answer is graded from a write that changes nothing, or is put back: still a write.
-    ...(endpoint.method !== 'GET' ? { writes: true } : {}),
+    ...(endpoint.method !== 'GET' ? { writes: endpoint.area } : {}),
     needs: {
       ...(ANONYMOUS.has(endpoint.id) ? { anonymous: true } : { tokens: ['classic'] }), resources: how.needs,
       ...(endpoint.path === '/rate_limit' ? { rateLimiting: true } : {}),

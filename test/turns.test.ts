@@ -1,7 +1,7 @@
 /**
  * Waits in parallel: a check waiting for the target parks and the run goes on with independent
- * checks, so checks facing one poll interval wait once; a check that changes the target waits until
- * no check is parked; results keep plan order. The run's clock is virtual: it stands still but for
+ * checks, so checks facing one poll interval wait once; a check that changes the target waits only
+ * for the parked checks it could disturb; results keep plan order. The run's clock is virtual: it stands still but for
  * the waits, which are counted, never waited. The reference asks for the platform's 60 s interval.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,14 +62,38 @@ describe('checks facing a poll interval', () => {
 });
 
 describe('a check that changes the target', () => {
-  it('runs only once no check is parked: the polling checks around it wait together before it, and their 304s stand', async () => {
-    // notifications.mark-read marks threads read, which changes what the repository listing's Last-Modified says.
-    const ids = ['notifications.repo-last-modified-304', 'notifications.mark-read', 'conditional.events-304'];
+  /** The first and the last exchange of a check. */
+  const span = (result: RunResult, id: string): [number, number] => {
+    const { exchanges } = byId(result, id);
+    return [Math.min(...exchanges), Math.max(...exchanges)];
+  };
+
+  it('runs while a polling check it cannot disturb waits, and waits for one it could disturb', async () => {
+    // Updating an alert changes no event timeline; an import pushes commits, and a push is an event.
+    const ids = ['conditional.events-304', 'permissions.code-scanning-update', 'permissions.imports-refused'];
     const { result, sleeps } = await run(ids);
     expect(result.checks.map((c) => [c.id, c.outcome])).toEqual(ids.map((id) => [id, 'pass']));
     expect(sleeps).toEqual([INTERVAL_MS]);
-    const writing = byId(result, 'notifications.mark-read').exchanges;
-    expect(writing.some((id) => sent(result, id).startsWith('PUT '))).toBe(true);
-    for (const id of [ids[0]!, ids[2]!]) expect(Math.max(...byId(result, id).exchanges)).toBeLessThan(Math.min(...writing));
+    const [read, conditional] = span(result, ids[0]!);
+    expect(sent(result, conditional)).toContain('if-none-match');
+    const alertWrite = span(result, ids[1]!);
+    expect(byId(result, ids[1]!).exchanges.some((id) => sent(result, id).startsWith('PATCH '))).toBe(true);
+    expect(alertWrite[0]).toBeGreaterThan(read);
+    expect(alertWrite[1]).toBeLessThan(conditional);
+    expect(span(result, ids[2]!)[0]).toBeGreaterThan(conditional);
+  });
+
+  it('of the first polling check\'s module, runs before the polls it could disturb read, while the others wait', async () => {
+    // notifications.mark-read marks threads read, which changes what the notification listings' Last-Modified says.
+    const ids = ['notifications.repo-last-modified-304', 'notifications.mark-read', 'conditional.events-304', 'conditional.notifications-304'];
+    const { result, sleeps } = await run(ids);
+    expect(result.checks.map((c) => [c.id, c.outcome])).toEqual(ids.map((id) => [id, 'pass']));
+    expect(sleeps).toEqual([INTERVAL_MS]);
+    const writing = span(result, ids[1]!);
+    expect(byId(result, ids[1]!).exchanges.some((id) => sent(result, id).startsWith('PUT '))).toBe(true);
+    for (const id of [ids[0]!, ids[3]!]) expect(span(result, id)[0]).toBeGreaterThan(writing[1]);
+    const events = span(result, ids[2]!);
+    expect(events[0]).toBeLessThan(writing[0]);
+    expect(events[1]).toBeGreaterThan(writing[1]);
   });
 });

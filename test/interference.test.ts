@@ -1,0 +1,86 @@
+/**
+ * Which checks may overlap while one waits: a write runs while a polling check it cannot disturb is
+ * parked, and not while one it could disturb is (spec/catalogue.ts WRITE_EFFECTS); the first polling
+ * check holds back the polls a write of its own module could disturb until that write has run.
+ */
+import { describe, expect, it } from 'vitest';
+import type { CheckSpec, Suite } from '../core/suite.js';
+import { disturbs, pollStarts, waitsFor, type Allowed } from '../src/interference.js';
+
+const spec = (id: string, extra: Partial<CheckSpec> = {}): CheckSpec => ({ id, title: id, requirement: 'cond.etag-304', run: async () => undefined, ...extra });
+const module = (name: string): Suite => ({ name, description: name, checks: () => [] });
+const ALL: Allowed = { writes: true, exhausts: true };
+
+const eventsPoll = spec('events-poll', { polls: 'events' });
+const notificationsPoll = spec('notifications-poll', { polls: 'notifications' });
+const markRead = spec('mark-read', { writes: 'notifications' });
+const dismissAlert = spec('dismiss-alert', { writes: 'code-scanning' });
+const startImport = spec('start-import', { writes: 'imports' });
+const read = spec('read');
+
+describe('disturbs', () => {
+  it('a write disturbs the polls of what it changes, and no other', () => {
+    expect(disturbs(markRead, notificationsPoll)).toBe(true);
+    expect(disturbs(markRead, eventsPoll)).toBe(false);
+    expect(disturbs(dismissAlert, eventsPoll)).toBe(false);
+    expect(disturbs(dismissAlert, notificationsPoll)).toBe(false);
+    // An import pushes commits: a push is an event.
+    expect(disturbs(startImport, eventsPoll)).toBe(true);
+  });
+});
+
+describe('waitsFor', () => {
+  it('a write waits for a parked poll it could disturb, not for one it cannot', () => {
+    expect(waitsFor(markRead, notificationsPoll, ALL)).toBe(true);
+    expect(waitsFor(dismissAlert, notificationsPoll, ALL)).toBe(false);
+  });
+
+  it('a write waits for any parked check that is not a poll: what it reads is not declared', () => {
+    expect(waitsFor(dismissAlert, read, ALL)).toBe(true);
+  });
+
+  it('a poll waits for a parked write that could disturb it; a read waits for nothing', () => {
+    expect(waitsFor(eventsPoll, startImport, ALL)).toBe(true);
+    expect(waitsFor(eventsPoll, markRead, ALL)).toBe(false);
+    expect(waitsFor(read, markRead, ALL)).toBe(false);
+  });
+
+  it('without --allow-writes a write is skipped, so it waits for nothing; a check spending a window waits for every one', () => {
+    expect(waitsFor(markRead, notificationsPoll, { writes: false, exhausts: false })).toBe(false);
+    expect(waitsFor(spec('exhaust', { exhausts: true }), eventsPoll, ALL)).toBe(true);
+    expect(waitsFor(spec('exhaust', { exhausts: true }), eventsPoll, { writes: true, exhausts: false })).toBe(false);
+  });
+});
+
+describe('pollStarts', () => {
+  const notifications = module('notifications');
+  const conditional = module('conditional');
+  const planned = [
+    { module: notifications, spec: read },
+    { module: notifications, spec: notificationsPoll },
+    { module: notifications, spec: dismissAlert },
+    { module: notifications, spec: markRead },
+    { module: notifications, spec: spec('read-after') },
+    { module: conditional, spec: eventsPoll },
+    { module: conditional, spec: spec('notifications-poll-2', { polls: 'notifications' }) },
+    { module: module('lockout'), spec: spec('mark-read-2', { writes: 'notifications' }) },
+  ];
+
+  it('the polls a write of the first poll\'s module could disturb begin right after its last such write; the others at once', () => {
+    const starts = pollStarts(planned, 1, ALL);
+    expect(starts.now).toEqual([5]);
+    expect([...starts.after]).toEqual([[3, [1, 6]]]);
+  });
+
+  it('a write of a later module holds back no poll (it waits for them instead)', () => {
+    const starts = pollStarts(planned, 5, ALL);
+    expect(starts.now).toEqual([5, 6]);
+    expect(starts.after.size).toBe(0);
+  });
+
+  it('without --allow-writes every poll begins at once', () => {
+    const starts = pollStarts(planned, 1, { writes: false, exhausts: false });
+    expect(starts.now).toEqual([1, 5, 6]);
+    expect(starts.after.size).toBe(0);
+  });
+});
