@@ -8,6 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 
-const dir = mkdtempSync(join(process.env.CONFORMANCE_TEST_ROOT ?? tmpdir(), 'file-'));
+const dir = mkdtempSync(join(tmpdir(), 'file-'));
 process.env.TMPDIR = dir;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

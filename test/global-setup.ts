@@ -11,8 +11,6 @@ import { join } from 'node:path';
 export default function setup(): () => void {
   const dir = mkdtempSync(join(tmpdir(), 'conformance-tests-'));
   process.env.TMPDIR = dir;
-  // Each test file's folder goes here (file-temp.ts), not into TMPDIR: a worker running one file after another has TMPDIR set to the last file's.
-  process.env.CONFORMANCE_TEST_ROOT = dir;
   const shared = join(dir, 'shared');
   mkdirSync(shared);
   process.env.CONFORMANCE_TEST_SHARED = shared;

@@ -1,5 +1,4 @@
 /** An upstream that misbehaves (nock stands in for it): the proxy answers sanely and records only what was really answered. */
-import { syncBuiltinESMExports } from 'node:module';
 import { createServer } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import nock from 'nock';
@@ -16,16 +15,12 @@ describe('a misbehaving upstream', () => {
   const fixtures = tempCassette();
   let proxy: RunningProxy;
   beforeAll(async () => {
-    // nock patches node:http's request; a worker that imported node:http before (another test file) sees it only once synced.
-    if (!nock.isActive()) nock.activate();
-    syncBuiltinESMExports();
     proxy = await createProxy({ mode: 'record', target: `${UPSTREAM}/api`, fixtures, port: 0, upstreamTimeoutMs: IDLE_MS });
   });
   afterEach(() => nock.cleanAll());
   afterAll(async () => {
     await proxy.close();
     nock.restore();
-    syncBuiltinESMExports();
   });
 
   it('a connection reset becomes a 502 naming the cause, and nothing is recorded', async () => {
