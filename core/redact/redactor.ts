@@ -14,14 +14,14 @@ import { decode, mapJson, maskForm, maskPairs, someField } from './walk.js';
 /** Headers carrying `Scheme credentials`: the scheme stays readable (Bearer or Basic matters to a reader). */
 const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization'];
 const FORM = /^application\/x-www-form-urlencoded\b/i;
-/** Texts text() remembers: short ones (URLs, names) repeat; a body's long text seldom does. */
+/** Texts remembered() keeps: short ones (URLs, names) repeat; a body's long text seldom does. */
 const MAX_REMEMBERED_TEXT = 256;
 const MAX_REMEMBERED_TEXTS = 20_000;
 
 export class Redactor {
   readonly names: SecretNames;
   private readonly secrets = new Secrets();
-  /** text()'s remembered answers, valid while the count of known secrets is `textsAt`. */
+  /** remembered()'s answers, valid while the count of known secrets is `textsAt`. */
   private readonly texts = new Map<string, string>();
   private textsAt = 0;
 
@@ -70,7 +70,7 @@ export class Redactor {
   /** A deep copy with secret fields masked (their values learned first) and every string through `text`. */
   json(value: unknown): unknown {
     this.learnFields(value);
-    return mapJson(value, (s) => this.text(s), (key) => this.names.field(key));
+    return mapJson(value, (s) => this.remembered(s), (key) => this.names.field(key));
   }
 
   /** Learns the values of secret fields, so an echo of one elsewhere in the same document is masked too. */
@@ -92,27 +92,8 @@ export class Redactor {
     return this.text(form);
   }
 
-  /**
-   * Free text (a URL, a message, a header value): private keys, platform-shaped tokens, URL userinfo,
-   * secret query pairs, then every known secret. The answer for a short text is remembered while no
-   * new secret is learned: bodies repeat the same URLs, logins and names thousands of times.
-   */
+  /** Free text (a URL, a message, a header value): private keys, platform-shaped tokens, URL userinfo, secret query pairs, then every known secret. */
   text(value: string): string {
-    if (this.textsAt !== this.secrets.size) {
-      this.texts.clear();
-      this.textsAt = this.secrets.size;
-    }
-    const known = this.texts.get(value);
-    if (known !== undefined) return known;
-    const out = this.redactText(value);
-    if (value.length <= MAX_REMEMBERED_TEXT && this.textsAt === this.secrets.size) {
-      if (this.texts.size >= MAX_REMEMBERED_TEXTS) this.texts.clear();
-      this.texts.set(value, out);
-    }
-    return out;
-  }
-
-  private redactText(value: string): string {
     let out = value.includes('-----BEGIN') ? value.replace(PEM, PEM_MASK) : value;
     // Learned as well, so its encoded forms elsewhere (base64 in a Basic header) are masked too.
     if (out.includes('_')) out = out.replace(TOKEN_SHAPE, (token) => {
@@ -134,6 +115,26 @@ export class Redactor {
 
   /** Every string of a structure (a whole report) through `text`; bodies in it were bounded already, so the depth allowed is larger. */
   strings<T>(value: T): T {
-    return mapJson(value, (s) => this.text(s), () => false, 2 * MAX_JSON_DEPTH) as T;
+    return mapJson(value, (s) => this.remembered(s), () => false, 2 * MAX_JSON_DEPTH) as T;
+  }
+
+  /**
+   * `text` for the strings of a walked structure: the answer for a short one is remembered while no
+   * new secret is learned, as bodies and reports repeat the same URLs, logins and names thousands of times.
+   */
+  private remembered(value: string): string {
+    if (value.length > MAX_REMEMBERED_TEXT) return this.text(value);
+    if (this.textsAt !== this.secrets.size) {
+      this.texts.clear();
+      this.textsAt = this.secrets.size;
+    }
+    const known = this.texts.get(value);
+    if (known !== undefined) return known;
+    const out = this.text(value);
+    if (this.textsAt === this.secrets.size) {
+      if (this.texts.size >= MAX_REMEMBERED_TEXTS) this.texts.clear();
+      this.texts.set(value, out);
+    }
+    return out;
   }
 }

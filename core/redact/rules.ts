@@ -60,14 +60,21 @@ const PAIR_BIT = 4;
 /** Names remembered; every body repeats the same few hundred keys, and a hostile one cannot grow it past this. */
 const MAX_NAMES = 10_000;
 
+/** What each name is, per set of rules: shared by the redactors of those rules (the proxy makes one per request). */
+const KINDS = new WeakMap<RedactionRules, Map<string, number>>();
+const NO_RULES: RedactionRules = { headers: [], fields: [] };
+
 export class SecretNames {
   private readonly fields: Set<string>;
   private readonly headers: Set<string>;
-  private readonly kinds = new Map<string, number>();
+  private readonly kinds: Map<string, number>;
 
-  constructor(extra: RedactionRules = { headers: [], fields: [] }) {
+  constructor(extra: RedactionRules = NO_RULES) {
     this.fields = new Set(extra.fields.map(normalizeName));
     this.headers = new Set(extra.headers.map((h) => h.toLowerCase()));
+    let kinds = KINDS.get(extra);
+    if (!kinds) KINDS.set(extra, (kinds = new Map()));
+    this.kinds = kinds;
   }
 
   /** A JSON field whose value is masked. */
