@@ -87,7 +87,8 @@ interface Keyed {
   conditional: Exchange['conditional'];
   /** The proxy's API root as this client addresses it (its Host header), which rendered answers point to. */
   self: string;
-  /** Once replayed: the key's fixture files and the session's positions, so a known request looks neither up again. */
+  /** Once replayed: the key its fixtures are under, its fixture files and the session's positions, so a known request looks none up again. */
+  recorded?: string;
   files?: readonly string[];
   positions?: Map<string, number>;
 }
@@ -173,7 +174,8 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       live = { pathAndQuery: below + url.search, headers, scrub: redacted.scrub };
     }
     const { endpoint } = keyed;
-    const key = mode === 'replay' || mode === 'record-missing' ? recordedKey(keyed) : keyed.key;
+    // Replay's cassette never changes: a known request's recorded key is found once.
+    const key = mode === 'replay' ? (keyed.recorded ??= recordedKey(keyed)) : mode === 'record-missing' ? recordedKey(keyed) : keyed.key;
     const x: Exchange = {
       mode, session: keyed.session, request: keyed.request, identity: keyed.identity,
       ...(endpoint ? { endpoint } : {}),
@@ -235,8 +237,9 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     };
 
     const inner = async (): Promise<Answer> => {
+      if (mode === 'replay') return replay();
       const known = (cassette?.sequence(key).length ?? 0) > 0 && !recordedNow.has(key);
-      if (mode === 'replay' || (mode === 'record-missing' && known)) return replay();
+      if (mode === 'record-missing' && known) return replay();
       return forward(mode !== 'passthrough');
     };
 
