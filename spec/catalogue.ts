@@ -13,7 +13,10 @@ export type Area = 'search' | 'notifications' | 'events' | 'rate-limit' | 'code-
  * does not list sees no change from it). Marking threads read and changing a subscription change
  * the notification listings (their Last-Modified). A source import pushes commits, and a push is an
  * event (PushEvent, CreateEvent); its commits become searchable, and whether a push notifies watchers
- * is not shown, so notifications count as changed too. A code scanning alert update changes alerts only.
+ * is not shown, so notifications count as changed too. A code scanning alert update changes alerts.
+ * Which events exist beyond those three is not shown: a server that records a notification or alert
+ * write as an event makes a poll waiting meanwhile see its timeline change, which is inconclusive,
+ * never a failure (suites/not-modified.ts).
  */
 export const WRITE_EFFECTS: Readonly<Record<Area, readonly Area[]>> = {
   search: [], events: [], 'rate-limit': [],

@@ -8,6 +8,7 @@ import type { Reply } from '../core/client.js';
 import type { TokenName } from '../core/profile.js';
 import type { CheckContext, CheckSpec } from '../core/suite.js';
 import { link, linkPath } from './links.js';
+import { notModified } from './not-modified.js';
 
 interface EventBody { public: boolean; repo?: { name?: string } }
 type Needs = NonNullable<CheckSpec['needs']>;
@@ -177,25 +178,25 @@ export const ETAG_304_EVERY_TIMELINE: CheckSpec = {
   async run(t) {
     const user = login(t);
     const usable = TIMELINES.filter((tl) => (tl.needs.resources ?? []).every((r) => t.resources[r] !== undefined));
-    const read: { path: string; etag: string }[] = [];
+    const read: { path: string; reply: Reply }[] = [];
     for (const tl of usable) {
       const path = tl.path(t, user);
       const r = await t.request({ path });
       if (r.status !== 200) t.info(`GET ${path} answered ${r.status}; not polled`);
       else if (!r.headers.etag) t.fail(`GET ${path}: no ETag`);
-      else read.push({ path, etag: r.headers.etag });
+      else read.push({ path, reply: r });
     }
     if (!read.length) return t.skip('inconclusive', 'no timeline answered 200');
     let changed = 0;
-    for (const { path, etag } of read) {
+    for (const { path, reply } of read) {
       // The sweep's same conditional request (suites/polling-sweep.ts) is taken as it is: no second interval.
-      const again = await t.request({ path, headers: { 'if-none-match': etag }, poll: true, reuse: true });
-      if (again.status === 304) continue;
-      // A busy timeline may have changed in between: only the same ETag again shows nothing changed.
-      if (again.status === 200 && again.headers.etag !== etag) {
+      const judged = notModified(path, 'etag', reply, await t.request({ path, headers: { 'if-none-match': reply.headers.etag! }, poll: true, reuse: true }));
+      // A busy timeline may have changed in between: noted, and the others still judged.
+      if (judged && 'failure' in judged) t.fail(judged.failure);
+      else if (judged) {
         changed += 1;
-        t.info(`GET ${path} changed between the polls (ETag ${etag} → ${again.headers.etag})`);
-      } else t.fail(`GET ${path} with If-None-Match: ${etag}: expected 304 (nothing changed), got ${again.status}`);
+        t.info(judged.changed);
+      }
     }
     if (changed === read.length && !t.failures.length) t.skip('inconclusive', 'every timeline changed between the polls');
   },

@@ -10,6 +10,7 @@ import { lookAgain, lookPauses } from '../core/look-again.js';
 import { expectRefusal } from '../core/refusal.js';
 import type { CheckContext, CheckSpec } from '../core/suite.js';
 import { ignoreFirstThread, threads, threadsOnceMarked, type Subscription, type Thread } from './notifications-http.js';
+import { judgeNotModified } from './not-modified.js';
 
 const CLASSIC: CheckSpec['needs'] = { tokens: ['classic'] };
 const WITH_REPO: CheckSpec['needs'] = { tokens: ['classic'], resources: ['public_repo'] };
@@ -71,7 +72,7 @@ export const notificationReadChecks: CheckSpec[] = [
       if (!t.expectStatus(r, [200], `GET ${path}`)) return;
       const lm = r.headers['last-modified'];
       if (!lm) return t.fail(`GET ${path}: no Last-Modified header`);
-      t.expectStatus(await t.request({ path, headers: { 'if-modified-since': lm }, poll: true }), [304], 'If-Modified-Since with the unchanged Last-Modified (no writes in between)');
+      judgeNotModified(t, path, 'last-modified', r, await t.request({ path, headers: { 'if-modified-since': lm }, poll: true }));
     },
   },
   {

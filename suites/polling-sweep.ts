@@ -8,6 +8,7 @@ import { CATALOGUE, type Area } from '../spec/catalogue.js';
 import type { Reply } from '../core/client.js';
 import type { CheckContext, CheckSpec } from '../core/suite.js';
 import { login, TIMELINES } from './event-timelines.js';
+import { CONDITION, judgeNotModified, type Validator } from './not-modified.js';
 import { status, usedGrowth } from './rate-limit.js';
 import { REQUESTS } from './requests.js';
 
@@ -25,9 +26,6 @@ interface Polled {
 /** The catalogue area of the polled endpoint: what a write must not change while its check waits. */
 const area = (polled: Polled): Area => CATALOGUE.find((e) => e.id === polled.endpoint)!.area;
 
-type Validator = 'etag' | 'last-modified';
-/** The request header that sends each validator back. */
-const CONDITION: Readonly<Record<Validator, string>> = { etag: 'if-none-match', 'last-modified': 'if-modified-since' };
 
 const LISTED = '/notifications?all=true&per_page=5';
 
@@ -87,7 +85,7 @@ export const VALIDATOR_READS: CheckSpec = {
 };
 
 /** The read of the sweep's endpoint, afresh (the check may run before the run's writes or after), and its conditional request. */
-async function poll(t: CheckContext, polled: Polled, between?: () => Promise<void>): Promise<{ path: string; sent: string; again: Reply }> {
+async function poll(t: CheckContext, polled: Polled, between?: () => Promise<void>): Promise<{ path: string; sent: string; read: Reply; again: Reply }> {
   const path = await polled.path(t);
   const read = await t.request({ path });
   if (read.status !== 200) return t.skip('inconclusive', `GET ${path} answered ${read.status}: no validator to send back`);
@@ -98,7 +96,7 @@ async function poll(t: CheckContext, polled: Polled, between?: () => Promise<voi
   await t.untilPollable(conditional);
   await between?.();
   const again = await t.request(conditional);
-  return { path, sent, again };
+  return { path, sent, read, again };
 }
 
 /** "304 answers to conditional requests do not consume the rate limit", on each polled endpoint: core.used read (free) around the 304. */
@@ -117,21 +115,13 @@ const notCounted = (polled: Polled): CheckSpec => ({
   },
 });
 
-/** Judges a conditional request: 304, or a 200 with another validator (the resource changed in between: inconclusive), or a failure. */
-function judgeNotModified(t: CheckContext, path: string, validator: Validator, sent: string, again: Reply): void {
-  if (again.status === 304) return;
-  // Only the same validator again shows nothing changed in between.
-  if (again.status === 200 && again.headers[validator] !== sent) return t.skip('inconclusive', `GET ${path} changed since it was read (${validator} ${sent} → ${again.headers[validator]})`);
-  t.fail(`GET ${path} with ${CONDITION[validator]}: ${sent}: expected 304 (nothing changed), got ${again.status}`);
-}
-
 /** "send it back unchanged in `If-Modified-Since`; with no news the answer is 304", on the single thread and its subscription. */
 const lastModified304 = (polled: Polled): CheckSpec => ({
   id: `conditional.last-modified-304.${polled.endpoint}`, title: `${polled.endpoint} answers 304 to its Last-Modified sent back unchanged in If-Modified-Since`,
   requirement: 'cond.last-modified-304', needs: polled.needs, polls: area(polled),
   async run(t) {
-    const { path, sent, again } = await poll(t, polled);
-    judgeNotModified(t, path, 'last-modified', sent, again);
+    const { path, read, again } = await poll(t, polled);
+    judgeNotModified(t, path, 'last-modified', read, again);
   },
 });
 
@@ -160,9 +150,8 @@ async function ownValidatorNotModified(t: CheckContext, path: string, reuse: boo
   if (first.status !== 200) return t.skip('inconclusive', `GET ${path} answered ${first.status}: nothing to read again`);
   const validator: Validator | undefined = first.headers.etag ? 'etag' : first.headers['last-modified'] ? 'last-modified' : undefined;
   if (!validator) return t.skip('inconclusive', `GET ${path} carries neither ETag nor Last-Modified (the spec does not state one here): no conditional request to make`);
-  const sent = first.headers[validator]!;
-  const again = await t.request({ path, headers: { [CONDITION[validator]]: sent }, poll: true });
-  judgeNotModified(t, path, validator, sent, again);
+  const again = await t.request({ path, headers: { [CONDITION[validator]]: first.headers[validator]! }, poll: true });
+  judgeNotModified(t, path, validator, first, again);
 }
 
 /** "304 | not modified (alert reads)", read afresh: the run's writes changed alerts earlier (they are put back only at its end). */

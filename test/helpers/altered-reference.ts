@@ -26,6 +26,8 @@ export interface Alteration {
   change?(req: IncomingMessage, answer: Answer): Answer;
   /** Whether to leave the request unanswered, as a target that hangs. */
   hangs?(req: IncomingMessage): boolean;
+  /** The request headers the reference is sent, changed. */
+  forward?(req: IncomingMessage, headers: Record<string, string>): Record<string, string>;
 }
 
 export interface AlteredReference {
@@ -131,6 +133,33 @@ export const withoutField = (field: string, where: RegExp): Alteration => editJs
   },
 );
 
+const TIMELINE = /\/(?:events|received_events)(?:\/|$)/;
+
+/**
+ * Event timelines that gain an event while a poll waits, as those of a busy repository and its users
+ * do: a conditional request finds one more event (a copy of the newest, with a new id; the page keeps
+ * its size) under a new ETag, so it answers 200. An empty timeline stays as it is.
+ */
+export const busyTimelines: Alteration = (() => {
+  let added = 0;
+  const polled = (req: IncomingMessage) => req.method === 'GET' && TIMELINE.test(pathOf(req)) && req.headers['if-none-match'] !== undefined;
+  return {
+    forward: (req, headers) => {
+      if (!polled(req)) return headers;
+      const { 'if-none-match': _condition, ...rest } = headers;
+      return rest;
+    },
+    change: (req, answer) => {
+      if (!polled(req) || answer.status !== 200) return answer;
+      const events = JSON.parse(answer.body) as Record<string, unknown>[];
+      if (!events.length) return req.headers['if-none-match'] === answer.headers.etag ? { ...answer, status: 304, body: '' } : answer;
+      added += 1;
+      const newest = { ...events[0], id: String(9_000_000_000 + added) };
+      return { ...answer, headers: { ...answer.headers, etag: `"busy-${added}"` }, body: JSON.stringify([newest, ...events].slice(0, events.length)) };
+    },
+  };
+})();
+
 /** Alert updates answered without dismissed_at and dismissed_by: fields whose requiredness the spec does not show. */
 export const alertUpdateWithoutDismissal: Alteration = editJson(
   (req, answer) => req.method === 'PATCH' && pathOf(req).includes('/code-scanning/alerts/') && answer.status === 200,
@@ -193,7 +222,8 @@ export async function startAlteredReference(alteration: Alteration, options: Ref
     const instead = alteration.instead?.(req);
     if (instead) return instead;
     const headers = Object.fromEntries(Object.entries(req.headers).filter(([k, v]) => k !== 'host' && k !== 'connection' && k !== 'transfer-encoding' && typeof v === 'string')) as Record<string, string>;
-    const r = await request(`${reference.origin}${req.url ?? '/'}`, { method: (req.method ?? 'GET') as 'GET', headers, ...(body.length ? { body } : {}) });
+    const sent = alteration.forward?.(req, headers) ?? headers;
+    const r = await request(`${reference.origin}${req.url ?? '/'}`, { method: (req.method ?? 'GET') as 'GET', headers: sent, ...(body.length ? { body } : {}) });
     const flat: Record<string, string> = {};
     for (const [k, v] of Object.entries(r.headers)) if (v !== undefined && k !== 'content-length' && k !== 'connection' && k !== 'keep-alive') flat[k] = Array.isArray(v) ? v.join(', ') : v;
     // Links name the front, as a target's own: the checks follow only links that stay on the API.
