@@ -5,27 +5,17 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { XMLParser } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { referenceProfile } from '../../reference/profile.js';
-import { startReference } from '../../reference/server.js';
 import { writeReports } from '../../reports/write.js';
 import { OUTCOMES, SKIP_REASONS, STOP_REASONS, type RunResult } from '../../core/model.js';
 import { readPackageJson } from '../../core/paths.js';
-import { profileSecrets } from '../../core/profile.js';
-import { runConformance } from '../../src/runner.js';
+import { reportedRun } from '../helpers/whole-run.js';
 
 describe('reports of a run with one fault', () => {
   let result: RunResult;
   let dir: string;
   let secrets: string[];
   beforeAll(async () => {
-    const ref = await startReference({ port: 0, faults: ['search-issues-operators-unlimited'], pollIntervalSeconds: 1 });
-    try {
-      const profile = referenceProfile(ref);
-      secrets = profileSecrets(profile);
-      result = await runConformance({ profile, allowWrites: true });
-    } finally {
-      await ref.close();
-    }
+    ({ result, secrets } = await reportedRun());
     dir = mkdtempSync(join(tmpdir(), 'reports-'));
     // Every exchange, whole: the secrets test below then reads all that was sent and answered.
     writeReports(result, dir, undefined, 'all');
