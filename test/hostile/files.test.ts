@@ -88,7 +88,7 @@ describe('replay of a cassette reaching outside its folder', () => {
     const { dir, file } = oneFixture();
     writeFileSync(join(dir, '..', 'x.json'), readFileSync(join(dir, file)));
     const index = JSON.parse(readFileSync(join(dir, INDEX_FILE), 'utf8'));
-    for (const key of Object.keys(index.interactions)) index.interactions[key] = ['../x.json'];
+    index.interactions = index.interactions.map(([key, request]: string[]) => [key, request, '../x.json']);
     writeFileSync(join(dir, INDEX_FILE), JSON.stringify(index));
     expect(await refusal(dir)).toEqual([expect.stringContaining(`${INDEX_FILE} in ${dir} lists "../x.json", which is not a fixture file name inside the folder`)]);
   });

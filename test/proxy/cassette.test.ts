@@ -22,7 +22,10 @@ function draft(q: string, status = 200): Omit<Interaction, 'sequence'> {
     response: { status, headers: { 'content-type': 'application/json' }, body: { encoding: 'json', json: { q } } }, durationMs: 3,
   };
 }
-const index = (dir: string) => JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')).interactions as Record<string, string[]>;
+type IndexEntry = [key: string, request: string, ...files: string[]];
+const entries = (dir: string) => JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')).interactions as IndexEntry[];
+/** Match key → file names, as the index says. */
+const index = (dir: string) => Object.fromEntries(entries(dir).map(([key, , ...files]) => [key, files]));
 
 describe('cassette folder', () => {
   it('writes one readable file per interaction and an index of keys to files in sequence order', () => {
@@ -62,13 +65,34 @@ describe('cassette folder', () => {
     c.flush();
     // As if written by a proxy that keyed requests otherwise: same files, other keys.
     const path = join(dir, 'index.json');
-    const stale = JSON.parse(readFileSync(path, 'utf8'));
-    stale.interactions = { 'old-keying': stale.interactions[entry.interaction.key] };
-    stale.requests = { 'old-keying': stale.requests[entry.interaction.key] };
-    writeFileSync(path, JSON.stringify(stale));
+    const [[, request, ...files]] = entries(dir) as [IndexEntry];
+    writeFileSync(path, JSON.stringify({ version: 2, interactions: [['old-keying', request, ...files]] }));
     const reopened = open(dir, false);
     expect(reopened.get('old-keying')).toEqual([]);
     expect(reopened.get(entry.interaction.key).map((e) => e.file)).toEqual([entry.file]);
+  });
+
+  it('writes the index one key per line, with its method and path, and still reads a version 1 index without reading the fixtures', () => {
+    const dir = tempCassette();
+    const c = open(dir);
+    const added = [c.add(draft('widget')), c.add(draft('gadget')), c.add(draft('gadget', 201))];
+    c.flush();
+    const lines = readFileSync(join(dir, 'index.json'), 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(2 + 2);
+    expect(lines.slice(1, -1).map((l) => JSON.parse(l.replace(/,$/, '')))).toEqual(entries(dir));
+    expect(entries(dir).map(([, request]) => request)).toEqual(['GET /search/issues', 'GET /search/issues']);
+    // Version 1, as an older proxy wrote it: two objects keyed by match key.
+    const v1 = { version: 1, interactions: index(dir), requests: Object.fromEntries(entries(dir).map(([key, request]) => [key, request])) };
+    writeFileSync(join(dir, 'index.json'), JSON.stringify(v1, null, 2));
+    // Fresh, so trusted: a fixture corrupted behind its back is met only when asked for.
+    const [sampled, other] = added.slice(0, 2).sort((a, b) => a.interaction.key.localeCompare(b.interaction.key));
+    writeFileSync(join(dir, other!.file), '{ not json');
+    age(dir, other!.file, 10);
+    const reopened = open(dir, false);
+    expect(reopened.size).toBe(3);
+    expect(reopened.sequence(added[1]!.interaction.key)).toEqual([added[1]!.file, added[2]!.file]);
+    expect(reopened.get(sampled!.interaction.key)[0]!.interaction.response.status).toBe(200);
+    expect(() => reopened.get(other!.interaction.key)).toThrow(`fixture ${other!.file} in ${dir} is not valid JSON`);
   });
 
   it('reads only the first interaction of each key for the near-miss report', () => {
