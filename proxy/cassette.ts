@@ -8,7 +8,7 @@
  * Startup reads the index alone when it is fresh (it lists exactly the files present, none changed
  * after it), and reads a key's fixtures when the key is first asked for. Otherwise (a file added or
  * edited by hand, or written just before a kill) every fixture is read, validated and keyed again,
- * and a writable cassette gets a new index. Freshness costs one listing and one stat per fixture:
+ * and a writable cassette gets a new index. Freshness costs one listing of names and one stat per fixture (which also refuses a link):
  * the folder's time or the count of its files would be cheaper, but an edit in place changes
  * neither, and a stale index would serve an edited fixture under its old key.
  */
@@ -219,13 +219,8 @@ export class Cassette {
   }
 
   private load(): void {
-    // One listing with the entries' types: a link among the fixtures is refused without a stat per file.
-    const listed: string[] = [];
-    for (const e of readdirSync(this.dir, { withFileTypes: true })) {
-      if (!isFixtureName(e.name) || e.name === INDEX_FILE || e.name === META_FILE) continue;
-      if (e.isSymbolicLink()) throw linkError(join(this.dir, e.name), e.name);
-      listed.push(e.name);
-    }
+    // Names only: a link among the fixtures is refused by the stat every file gets, in freshIndex or as it is read.
+    const listed = readdirSync(this.dir).filter((name) => isFixtureName(name) && name !== INDEX_FILE && name !== META_FILE);
     const index = this.freshIndex(listed);
     if (index) {
       // Many keys share a route: each distinct `METHOD path` is split and grouped once.
@@ -266,8 +261,9 @@ export class Cassette {
     }
     if (!entries) return undefined;
     const names = new Set<string>();
-    for (const [, , ...files] of entries) {
-      for (const file of files) {
+    for (const entry of entries) {
+      for (let i = 2; i < entry.length; i++) {
+        const file = entry[i]!;
         if (!isFixtureName(file)) throw new CassetteError(`${INDEX_FILE} in ${this.dir} lists ${JSON.stringify(file)}, which is not a fixture file name inside the folder`);
         names.add(file);
       }
@@ -276,7 +272,11 @@ export class Cassette {
     // A file edited in place changes no name: its time is the only sign, so every fixture's is read (one stat each).
     const written = statSync(path).mtimeMs;
     const folder = `${this.dir}/`;
-    if (!listed.every((f) => lstatSync(folder + f).mtimeMs <= written)) return undefined;
+    for (const file of listed) {
+      const stat = lstatSync(folder + file);
+      if (stat.isSymbolicLink()) throw linkError(folder + file, file);
+      if (stat.mtimeMs > written) return undefined;
+    }
     return this.keyedAsNow(entries[0]) ? entries : undefined;
   }
 
