@@ -8,9 +8,10 @@
  * Startup reads the index alone when it is fresh (it lists exactly the files present, none changed
  * after it), and reads a key's fixtures when the key is first asked for. Otherwise (a file added or
  * edited by hand, or written just before a kill) every fixture is read, validated and keyed again,
- * and a writable cassette gets a new index. Freshness costs one listing of names and one stat per fixture (which also refuses a link):
- * the folder's time or the count of its files would be cheaper, but an edit in place changes
- * neither, and a stale index would serve an edited fixture under its old key.
+ * and a writable cassette gets a new index. Freshness costs one listing of names and one stat per
+ * fixture (which also refuses a link): the folder's time or the count of its files would be
+ * cheaper, but an edit in place changes neither, and a stale index would serve an edited fixture
+ * under its old key.
  */
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
