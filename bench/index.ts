@@ -34,7 +34,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   async throughput() {
     const load = await throughputBench({ temp: temp.dir, large: TARGET, paddings: [64 * 1024, 1024 * 1024], connections: 10, durationS: 2, paddingDurationS: 1.5, rounds: 4 });
     // Many short rounds rather than a few long ones: a neighbour's burst on a shared machine then lands in one sample of each side, not in one side's only two.
-    tables.push(['Throughput (autocannon, 10 connections, 4 rounds in alternating order of 2 s per run (1.5 s for the large bodies), after two untimed passes over every request; every answer checked against the expected bytes)', load.tables[0]!]);
+    tables.push(['Throughput (autocannon, 10 connections, 4 rounds in alternating order of 2 s per run (1.5 s for the large bodies), after two untimed passes over every request; every answer checked against the expected bytes; "vs bare" is the median of the per-round ratios)', load.tables[0]!]);
     claims.push(...load.claims);
   },
   async footprint() {

@@ -2,7 +2,8 @@
  * Claim: replay costs little beyond serving bytes. The replaying proxy (the real CLI, in its own
  * process), a bare node:http server answering the very bytes the proxy answers, and talkback
  * replaying the same exchanges are loaded alike (autocannon, fixed connections and time, every
- * answer checked), in rounds of alternating order; medians per variant. With many fixtures the
+ * answer checked), in rounds of alternating order; medians per variant, and each comparison with
+ * the bare server the median of its per-round ratios (or differences). With many fixtures the
  * requests cycle through all of them.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -96,20 +97,28 @@ export async function throughputBench(o: ThroughputOptions): Promise<ThroughputR
     const rows: string[] = [];
     const claims: string[] = [];
     for (const s of scenarios) {
-      const bare = (f: (r: Run) => number) => med(`${s.name}|bare node:http`, f);
+      /**
+       * `f` of a server's run against the bare server's in the same round, where the two ran next to
+       * each other; the median over rounds. Paired so a slow stretch of a shared machine moves both
+       * sides of one pair, not one side's median (p99 of 1 MB answers moved by 4 ms from run to run).
+       */
+      const vsBare = (key: string, f: (r: Run, b: Run) => number) => {
+        const base = runs.get(`${s.name}|bare node:http`)!;
+        return median(runs.get(key)!.map((r, round) => f(r, base[round]!)));
+      };
       for (const { name } of s.servers) {
         const key = `${s.name}|${name}`;
         const all = runs.get(key)!;
         const first = cold.get(key)!;
-        rows.push(`| ${s.name} | ${name} | ${count(med(key, (r) => r.rps))} | ${(med(key, (r) => r.rps) / bare((r) => r.rps)).toFixed(2)}x `
+        rows.push(`| ${s.name} | ${name} | ${count(med(key, (r) => r.rps))} | ${vsBare(key, (r, b) => r.rps / b.rps).toFixed(2)}x `
           + `| ${med(key, (r) => r.p50Ms).toFixed(1)} | ${med(key, (r) => r.p99Ms).toFixed(1)} | ${med(key, (r) => r.cpuUs).toFixed(0)} `
           + `| ${s.paths.length > 1 ? count(first.rps) : '-'} | ${count(first.answers + all.reduce((n, r) => n + r.answers, 0))} | ${first.wrong + all.reduce((n, r) => n + r.wrong, 0)} |`);
       }
       const proxy = `${s.name}|replaying proxy`;
-      const ratio = med(proxy, (r) => r.rps) / bare((r) => r.rps);
-      const added = med(proxy, (r) => r.p99Ms) - bare((r) => r.p99Ms);
-      const talkback = runs.has(`${s.name}|talkback`) ? `, talkback ${(med(`${s.name}|talkback`, (r) => r.rps) / bare((r) => r.rps)).toFixed(2)}x` : '';
-      const cpu = med(proxy, (r) => r.cpuUs) - bare((r) => r.cpuUs);
+      const ratio = vsBare(proxy, (r, b) => r.rps / b.rps);
+      const added = vsBare(proxy, (r, b) => r.p99Ms - b.p99Ms);
+      const talkback = runs.has(`${s.name}|talkback`) ? `, talkback ${vsBare(`${s.name}|talkback`, (r, b) => r.rps / b.rps).toFixed(2)}x` : '';
+      const cpu = vsBare(proxy, (r, b) => r.cpuUs - b.cpuUs);
       claims.push(`throughput (${s.name}, ${o.connections} connections): replaying proxy = ${ratio.toFixed(2)}x the bare server's requests/s${talkback} (target >= 0.8x: ${ratio >= 0.8 ? 'met' : 'NOT met'}); `
         + `p99 added ${added.toFixed(1)} ms (target < 2 ms: ${added < 2 ? 'met' : 'NOT met'}); ${cpu.toFixed(0)} µs more server CPU per answer than the bare server`);
     }
