@@ -16,6 +16,7 @@ import type { ExchangeRecord, RunResult } from './model.js';
 import type { Profile, TokenName } from './profile.js';
 import { urlSecrets } from './redact/credentials.js';
 import { Redactor } from './redact/redactor.js';
+import { DEFAULT_MAX_TOTAL_WAIT_S, DEFAULT_MAX_WAIT_S, TOTAL_TIMEOUT_MS } from './client-defaults.js';
 
 export interface ClientOptions {
   profile: Profile;
@@ -68,10 +69,6 @@ export interface Turn {
   measuring?: boolean;
 }
 
-/** Defaults of --max-wait and --max-total-wait: a one-minute rate-limit window or poll interval is waited out, a day is not. */
-export const DEFAULT_MAX_WAIT_S = 90;
-export const DEFAULT_MAX_TOTAL_WAIT_S = 300;
-
 export interface RequestOptions {
   method?: string;
   /** Path below the API root (prefix added by the client), with any query string. */
@@ -122,9 +119,6 @@ export class WaitRefused extends Error {}
 
 /** Where a wait is taken: before a check's request, as one the check takes on its own (`untilPollable`), or in place (a put-back's). */
 type WaitIn = 'request' | 'own' | 'in-place';
-
-/** Default of the whole time one exchange may take (--total-timeout). */
-export const TOTAL_TIMEOUT_MS = 60_000;
 
 interface RateState {
   remaining: number;

@@ -19,7 +19,7 @@ export async function main(argv: string[]): Promise<void> {
       .scriptName('conformance')
       .usage('$0 [options]                 run the suites (against the built-in reference when no --base-url)\n$0 <command> [options]')
       // Each command's module is imported when that command is parsed: a command loads only what it uses.
-      .command('$0', 'Run the conformance suites and write reports', async (y) => (await run()).runOptions(y), async (args) => (await run()).runCommand(args))
+      .command('$0', 'Run the conformance suites and write reports', async (y) => (await runOptions()).runOptions(y), async (args) => (await run()).runCommand(args))
       .command('reference', 'Serve the reference implementation of both spec documents',
         async (y) => (await reference()).referenceOptions(y), async (args) => (await reference()).referenceCommand(args))
       .command('proxy', 'Record an API to fixtures, or replay them offline (record/replay proxy)',
@@ -64,6 +64,7 @@ export async function main(argv: string[]): Promise<void> {
   }
 }
 
+const runOptions = () => import('./commands/run-options.js');
 const run = () => import('./commands/run.js');
 const reference = () => import('./commands/reference.js');
 const proxy = () => import('./commands/proxy.js');

@@ -102,10 +102,16 @@ describe('each command loads only the modules it uses', () => {
     ['src/commands/undo.ts', ['core', 'reference', 'spec', 'src']],
     ['src/commands/validate.ts', ['core', 'src']],
     ['src/commands/merge.ts', ['core', 'reports', 'spec', 'src']],
+    // The default command's flags: a wrong one or --help is answered before the suites, the reference or the client load.
+    ['src/commands/run-options.ts', ['core', 'reports', 'spec', 'src']],
     ['src/commands/openapi.ts', ['core', 'reference', 'spec', 'src']],
     ['src/cli.ts', ['core', 'src']],
   ])('%s loads only %j', (entry, allowed) => {
     expect([...folders(entry)].sort()).toEqual(allowed);
+  });
+
+  it('the default command\'s flags load no HTTP client', () => {
+    expect([...loadedBy('src/commands/run-options.ts')].filter((f) => f === 'core/client.ts' || f.startsWith('reports/') && f !== 'reports/transcripts.ts')).toEqual([]);
   });
 
   it('the run command does load the suites and the reports (the check can fail)', () => {

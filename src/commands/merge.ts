@@ -6,7 +6,8 @@ import { terminalText } from '../../core/inert.js';
 import { UserError } from '../../core/exit-codes.js';
 import { MAX_SHARDS } from '../../core/shard.js';
 import { prepareReportDir, stepSummaryFile } from './outputs.js';
-import { loadGate, publish, verdictOptions } from './verdict.js';
+import { loadGate, publish } from './verdict.js';
+import { verdictOptions } from './verdict-options.js';
 
 export function mergeOptions(y: Argv) {
   return verdictOptions(y)

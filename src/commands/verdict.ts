@@ -4,7 +4,6 @@
  * the exit code.
  */
 import { appendFileSync, readFileSync } from 'node:fs';
-import type { Argv } from 'yargs';
 import { consoleSummary } from '../../reports/console.js';
 import { compare, gateExitCode, loadBaseline, loadExpectations, type FailOn } from '../../reports/gate.js';
 import type { TranscriptScope } from '../../reports/transcripts.js';
@@ -13,23 +12,7 @@ import { terminalText } from '../../core/inert.js';
 import { EXIT, UserError } from '../../core/exit-codes.js';
 import type { RunResult, StopReason } from '../../core/model.js';
 import { warnStepSummary } from './outputs.js';
-import { choiceOption } from './values.js';
-
-/** The flags that decide where the reports go and what fails the gate. */
-export function verdictOptions<T>(y: Argv<T>) {
-  return y
-    .option('report-dir', { type: 'string', default: 'conformance-report', describe: 'Directory for report.json, summary.md, junit.xml and report.html' })
-    .option('baseline', { type: 'string', describe: 'An earlier report.json: mark checks newly failing, newly passing or unchanged' })
-    .option('fail-on', choiceOption('fail-on', ['any', 'new'] as const, 'Exit 1 on any unexpected failure, or only on failures new since --baseline', 'any'))
-    .option('expectations', { type: 'string', describe: 'JSON {"expected-failures": {"<check id>": "<reason>"}} of known failures' });
-}
-
-interface VerdictArgs {
-  'report-dir': string;
-  baseline?: string;
-  'fail-on': FailOn;
-  expectations?: string;
-}
+import type { VerdictArgs } from './verdict-options.js';
 
 export interface Gate {
   failOn: FailOn;
