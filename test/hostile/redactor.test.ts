@@ -169,6 +169,29 @@ describe('redacting what is redacted already', () => {
   });
 });
 
+describe('a JSON body', () => {
+  it('with nothing to redact is passed on as it is; with a secret anywhere (a field, a string, past the depth bound) it is copied, the original untouched', () => {
+    const redactor = new Redactor(undefined, [TOKEN]);
+    const clean = { items: [{ login: 'mona', url: 'https://x.invalid/users/mona', score: 1, tags: ['a', null] }], total_count: 1 };
+    expect(redactor.json(clean)).toBe(clean);
+    const secrets = [
+      { items: [{ login: 'mona', token: 'anything at all' }] },
+      { items: [{ login: 'mona', note: `echoed ${TOKEN}` }] },
+      { items: [[`${TOKEN}`]] },
+      `${TOKEN}`,
+    ];
+    for (const body of secrets) {
+      const before = JSON.stringify(body);
+      const out = redactor.json(body);
+      expect(out).not.toBe(body);
+      expect(JSON.stringify(out)).not.toContain(TOKEN);
+      expect(JSON.stringify(body)).toBe(before);
+    }
+    const deep = mapJson(JSON.parse(`${'['.repeat(5)}1${']'.repeat(5)}`), (t) => t, () => false, 3);
+    expect(JSON.stringify(deep)).toContain(JSON.stringify(TOO_DEEP));
+  });
+});
+
 describe('names', () => {
   const names = new SecretNames();
 
