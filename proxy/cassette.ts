@@ -265,7 +265,10 @@ export class Cassette {
     }
     if (!entries) return undefined;
     const names = new Set<string>();
+    const keys = new Set<string>();
     for (const entry of entries) {
+      // A key listed twice (an index edited by hand) would hide the files of one: rebuilt instead.
+      if (keys.size === keys.add(entry[0]).size) return undefined;
       for (let i = 2; i < entry.length; i++) {
         const file = entry[i]!;
         if (!isFixtureName(file)) throw new CassetteError(`${INDEX_FILE} in ${this.dir} lists ${JSON.stringify(file)}, which is not a fixture file name inside the folder`);

@@ -95,6 +95,19 @@ describe('cassette folder', () => {
     expect(() => reopened.get(other!.interaction.key)).toThrow(`fixture ${other!.file} in ${dir} is not valid JSON`);
   });
 
+  it('an index listing a key twice is rebuilt, so neither entry\'s files are hidden', () => {
+    const dir = tempCassette();
+    const c = open(dir);
+    const a = c.add(draft('widget'));
+    const b = c.add(draft('gadget'));
+    c.flush();
+    const path = join(dir, 'index.json');
+    writeFileSync(path, JSON.stringify({ version: 2, interactions: entries(dir).map(([, request, ...files]) => [a.interaction.key, request, ...files]) }));
+    const reopened = open(dir, false);
+    expect(reopened.sequence(a.interaction.key)).toEqual([a.file]);
+    expect(reopened.sequence(b.interaction.key)).toEqual([b.file]);
+  });
+
   it('reads only the first interaction of each key for the near-miss report', () => {
     const dir = tempCassette();
     const c = open(dir);
