@@ -16,8 +16,7 @@ import { loadGate, publish } from './verdict.js';
 import type { RunArgs } from './run-options.js';
 import { statusLine } from './status-line.js';
 
-/** `--profile reference` names the built-in reference's own profile instead of a file. */
-
+/** Runs the suites as the flags say (`--profile reference`: the built-in reference's own profile, asked of --base-url) and writes the reports. */
 export async function runCommand(args: RunArgs): Promise<void> {
   // Before any request (the built-in profile asks the target): a wrong place to write costs a second, not a run.
   if (!args.list) prepareReportDir(args['report-dir']);
