@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
@@ -18,6 +19,9 @@ const WAITING_FIRST = [
   'test/proxy/bundled-cassette.test.ts',
   'test/shard-merge.test.ts',
 ];
+// A renamed file would silently lose its place: named here instead.
+const gone = WAITING_FIRST.filter((f) => !existsSync(new URL(f, import.meta.url)));
+if (gone.length) throw new Error(`vitest.config.ts WAITING_FIRST names files that do not exist: ${gone.join(', ')}`);
 
 class WaitingFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

@@ -4,7 +4,7 @@
  * read whose validator it sends back: the polling checks read for themselves and are started together
  * (`polls`), so the run waits out the interval once for all of them, not once per endpoint.
  */
-import { CATALOGUE, type Area } from '../spec/catalogue.js';
+import { CATALOGUE, endpointById, type Area } from '../spec/catalogue.js';
 import type { Reply } from '../core/client.js';
 import type { CheckContext, CheckSpec } from '../core/suite.js';
 import { login, TIMELINES } from './event-timelines.js';
@@ -24,8 +24,7 @@ interface Polled {
 }
 
 /** The catalogue area of the polled endpoint: what a write must not change while its check waits. */
-const area = (polled: Polled): Area => CATALOGUE.find((e) => e.id === polled.endpoint)!.area;
-
+const area = (polled: Polled): Area => endpointById(polled.endpoint).area;
 
 const LISTED = '/notifications?all=true&per_page=5';
 

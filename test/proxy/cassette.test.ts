@@ -2,7 +2,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Cassette, CassetteError } from '../../proxy/cassette.js';
+import { Cassette, CassetteError, type Entry } from '../../proxy/cassette.js';
 import type { Interaction, RecordedRequest } from '../../proxy/interaction.js';
 import { matchKey, matchView } from '../../proxy/match.js';
 import { tempCassette } from './helpers.js';
@@ -27,6 +27,21 @@ const entries = (dir: string) => JSON.parse(readFileSync(join(dir, 'index.json')
 /** Match key → file names, as the index says. */
 const index = (dir: string) => Object.fromEntries(entries(dir).map(([key, , ...files]) => [key, files]));
 
+/**
+ * Opens `dir` read-only after corrupting, behind the index's back, the fixture of `added` (two keys)
+ * that opening does not sample (the first of the index's sorted keys confirms the keying): a
+ * trusted index reads it only when asked for.
+ */
+function openTrusted(dir: string, added: readonly Entry[]): Cassette {
+  const [sampled, other] = [...added].sort((a, b) => a.interaction.key.localeCompare(b.interaction.key));
+  writeFileSync(join(dir, other!.file), '{ not json');
+  age(dir, other!.file, 10);
+  const opened = open(dir, false);
+  expect(opened.get(sampled!.interaction.key)[0]!.interaction.response.status).toBe(200);
+  expect(() => opened.get(other!.interaction.key)).toThrow(`fixture ${other!.file} in ${dir} is not valid JSON`);
+  return opened;
+}
+
 describe('cassette folder', () => {
   it('writes one readable file per interaction and an index of keys to files in sequence order', () => {
     const dir = tempCassette();
@@ -48,14 +63,7 @@ describe('cassette folder', () => {
     const c = open(dir);
     const added = [c.add(draft('widget')), c.add(draft('gadget'))];
     c.flush();
-    // The sampled fixture is the first of the index's (sorted) keys; corrupt the other behind the index's back.
-    const [sampled, other] = [...added].sort((a, b) => a.interaction.key.localeCompare(b.interaction.key));
-    writeFileSync(join(dir, other!.file), '{ not json');
-    age(dir, other!.file, 10);
-    const lazy = open(dir, false);
-    expect(lazy.size).toBe(2);
-    expect(lazy.get(sampled!.interaction.key)[0]!.interaction.response.status).toBe(200);
-    expect(() => lazy.get(other!.interaction.key)).toThrow(`fixture ${other!.file} in ${dir} is not valid JSON`);
+    expect(openTrusted(dir, added).size).toBe(2);
   });
 
   it('an index whose keys no longer match how requests are keyed is rebuilt', () => {
@@ -72,7 +80,7 @@ describe('cassette folder', () => {
     expect(reopened.get(entry.interaction.key).map((e) => e.file)).toEqual([entry.file]);
   });
 
-  it('writes the index one key per line, with its method and path, and still reads a version 1 index without reading the fixtures', () => {
+  it('writes the index one key per line, with its method and path, its files in sequence order', () => {
     const dir = tempCassette();
     const c = open(dir);
     const added = [c.add(draft('widget')), c.add(draft('gadget')), c.add(draft('gadget', 201))];
@@ -80,19 +88,21 @@ describe('cassette folder', () => {
     const lines = readFileSync(join(dir, 'index.json'), 'utf8').trim().split('\n');
     expect(lines).toHaveLength(2 + 2);
     expect(lines.slice(1, -1).map((l) => JSON.parse(l.replace(/,$/, '')))).toEqual(entries(dir));
-    expect(entries(dir).map(([, request]) => request)).toEqual(['GET /search/issues', 'GET /search/issues']);
-    // Version 1, as an older proxy wrote it: two objects keyed by match key.
+    expect(entries(dir)).toContainEqual([added[1]!.interaction.key, 'GET /search/issues', added[1]!.file, added[2]!.file]);
+    expect(entries(dir)).toContainEqual([added[0]!.interaction.key, 'GET /search/issues', added[0]!.file]);
+  });
+
+  it('still reads a version 1 index, as an older proxy wrote it, without reading the fixtures', () => {
+    const dir = tempCassette();
+    const c = open(dir);
+    const added = [c.add(draft('widget')), c.add(draft('gadget')), c.add(draft('gadget', 201))];
+    c.flush();
+    // Two objects keyed by match key.
     const v1 = { version: 1, interactions: index(dir), requests: Object.fromEntries(entries(dir).map(([key, request]) => [key, request])) };
     writeFileSync(join(dir, 'index.json'), JSON.stringify(v1, null, 2));
-    // Fresh, so trusted: a fixture corrupted behind its back is met only when asked for.
-    const [sampled, other] = added.slice(0, 2).sort((a, b) => a.interaction.key.localeCompare(b.interaction.key));
-    writeFileSync(join(dir, other!.file), '{ not json');
-    age(dir, other!.file, 10);
-    const reopened = open(dir, false);
+    const reopened = openTrusted(dir, added.slice(0, 2));
     expect(reopened.size).toBe(3);
     expect(reopened.sequence(added[1]!.interaction.key)).toEqual([added[1]!.file, added[2]!.file]);
-    expect(reopened.get(sampled!.interaction.key)[0]!.interaction.response.status).toBe(200);
-    expect(() => reopened.get(other!.interaction.key)).toThrow(`fixture ${other!.file} in ${dir} is not valid JSON`);
   });
 
   it('an index listing a key twice is rebuilt, so neither entry\'s files are hidden', () => {
