@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { packagePath, PACKAGE_ROOT } from '../core/paths.js';
 import { normalize, readSpecDocument } from '../src/spec-units.js';
-import { copyExample, runVitest } from './helpers/vitest-example.js';
+import { copyExample, runVitest, type ExampleFile } from './helpers/vitest-example.js';
 import { freePort } from './helpers/shell-session.js';
 
 let project: string;
@@ -70,14 +70,6 @@ describe('examples/vitest', () => {
     expect(message).not.toMatch(/\n\s+at /);
   });
 
-  /** A test file of its own, in a folder of its own beside the example, run by vitest. */
-  const runTestFile = (name: string, source: string) => {
-    const folder = join(project, name);
-    mkdirSync(folder);
-    writeFileSync(join(folder, `${name}.test.ts`), `import { conformanceTests } from 'conformance/vitest';\n${source}\n`);
-    return runVitest(folder, join(project, 'node_modules', 'vitest', 'vitest.mjs'));
-  };
-
   /** A test file's source running the checks `options` select against the example's server. */
   const againstExampleServer = (options: string) => [
     "import { afterAll } from 'vitest';",
@@ -87,38 +79,65 @@ describe('examples/vitest', () => {
     `conformanceTests({ profile: server.profile, ${options} });`,
   ].join('\n');
 
+  /**
+   * The cases below, each a test file of its own in one folder beside the example, run by one
+   * `vitest run` as a user's suite of several files is: each file is judged by its own results, and
+   * the output they share holds each file's lines (a stack trace from any of them fails them all).
+   */
+  let cases: Promise<{ file(name: string): ExampleFile; output: string }> | undefined;
+  const unreachable = freePort().then((port) => `http://127.0.0.1:${port}`);
+  const runCases = async () => {
+    const sources: Record<string, string> = {
+      unreachable: `conformanceTests({ baseUrl: '${await unreachable}', suites: ['search'] });`,
+      'unknown-suite': "conformanceTests({ baseUrl: 'http://127.0.0.1:9', suites: ['serach'] });",
+      'bad-profile': "conformanceTests({ profile: { base_url: 'http://127.0.0.1:9', tokens: { classic: { value: 7 } } } as never });",
+      observed: againstExampleServer("grep: 'versioning.omitted-or-unknown'"),
+      limit: againstExampleServer("suites: ['search'], runTimeoutMs: 1"),
+    };
+    const folder = join(project, 'cases');
+    mkdirSync(folder);
+    for (const [name, source] of Object.entries(sources)) writeFileSync(join(folder, `${name}.test.ts`), `import { conformanceTests } from 'conformance/vitest';\n${source}\n`);
+    const run = runVitest(folder, join(project, 'node_modules', 'vitest', 'vitest.mjs'));
+    // Every case fails its file, so the run exits 1.
+    expect(run.status, run.output).toBe(1);
+    expect(run.files.map((f) => f.name).sort()).toEqual(Object.keys(sources).map((n) => `${n}.test.ts`).sort());
+    expect(run.output).not.toMatch(/\n\s+at /);
+    return { file: (name: string) => run.files.find((f) => f.name === `${name}.test.ts`)!, output: run.output };
+  };
+  const runCase = async (name: string) => {
+    const { file, output } = await (cases ??= runCases());
+    const result = file(name);
+    expect(result.status, output).toBe('failed');
+    return { ...result, output };
+  };
+
   it('against a server that is not listening: the one diagnosis, from the hook, no check run, and vitest exits 1', async () => {
-    const url = `http://127.0.0.1:${await freePort()}`;
-    const { status, tests, output } = runTestFile('unreachable', `conformanceTests({ baseUrl: '${url}', suites: ['search'] });`);
-    expect(status, output).toBe(1);
+    const url = await unreachable;
+    const { tests, output } = await runCase('unreachable');
     expect(output.split('\n').filter((l) => l.includes(url))).toEqual([`Error: Run stopped (unreachable): GET ${url}/rate_limit: connection refused`]);
     expect(tests.length).toBeGreaterThan(50);
     expect(tests.filter((t) => t.status !== 'skipped')).toEqual([]);
-    expect(output).not.toMatch(/\n\s+at /);
   });
 
-  it('a wrong option or profile is one line naming it, before any request', () => {
-    const suite = runTestFile('unknown-suite', "conformanceTests({ baseUrl: 'http://127.0.0.1:9', suites: ['serach'] });");
-    expect(suite.status, suite.output).toBe(1);
+  it('a wrong option or profile is one line naming it, before any request', async () => {
+    const suite = await runCase('unknown-suite');
+    expect(suite.message).toMatch(/^conformanceTests: unknown suite serach \(suites: alerts, /);
     expect(suite.output).toMatch(/Error: conformanceTests: unknown suite serach \(suites: alerts, /);
-    expect(suite.output).not.toMatch(/\n\s+at /);
-    const profile = runTestFile('bad-profile', "conformanceTests({ profile: { base_url: 'http://127.0.0.1:9', tokens: { classic: { value: 7 } } } as never });");
-    expect(profile.status, profile.output).toBe(1);
+    const profile = await runCase('bad-profile');
+    expect(profile.message).toMatch(/^conformanceTests: profile given to conformanceTests: tokens\.classic\.value must be a string/);
     expect(profile.output).toMatch(/Error: conformanceTests: profile given to conformanceTests: tokens\.classic\.value must be a string/);
   });
 
-  it('an observation passes with the check in full as its annotation; a run that judged no rule fails `the run completed`', () => {
-    const { status, tests, output } = runTestFile('observed', againstExampleServer("grep: 'versioning.omitted-or-unknown'"));
-    expect(status, output).toBe(1);
+  it('an observation passes with the check in full as its annotation; a run that judged no rule fails `the run completed`', async () => {
+    const { tests, output } = await runCase('observed');
     expect(tests.map((t) => [t.title.split(':')[0], t.status])).toEqual([['versioning.omitted-or-unknown', 'passed'], ['the run completed', 'failed']]);
     expect(output).toMatch(/INFO versioning\.omitted-or-unknown \[MAY\][^\n]*\n\s*spec: "Behaviour when the version header is omitted or names an unsupported version: not shown\."/);
     expect(tests[1]!.failureMessages.join('\n')).toMatch(/^Run stopped \(nothing-checked\): nothing was checked/);
   });
 
-  it('a run past runTimeoutMs stops, says so, and skips the checks it did not begin', () => {
+  it('a run past runTimeoutMs stops, says so, and skips the checks it did not begin', async () => {
     // No run of 56 checks ends within a millisecond, however fast the machine.
-    const { status, tests, output } = runTestFile('limit', againstExampleServer("suites: ['search'], runTimeoutMs: 1"));
-    expect(status, output).toBe(1);
+    const { tests, output } = await runCase('limit');
     expect(output).toMatch(/Error: Run stopped at runTimeoutMs \(1 ms\): the checks not begun were skipped/);
     expect(tests.filter((t) => t.status !== 'skipped')).toEqual([]);
   });
