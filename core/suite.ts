@@ -28,6 +28,12 @@ export interface CheckSpec {
   };
   /** Changes the target, in this area (spec/catalogue.ts WRITE_EFFECTS: what else that changes): runs only with --allow-writes. */
   writes?: Area;
+  /**
+   * Reads, but where writes are allowed first makes what it reads when the target has none (an
+   * import to read, suites/requests.ts ensureImport): it runs without --allow-writes too, and with
+   * it is kept apart from the polls that write could disturb, as a write of this area is.
+   */
+  setsUp?: Area;
   /** Observation of behaviour the spec does not show: the outcome is info, never fail. */
   observes?: boolean;
   /** Runs only when the user opts in (`--exhaust-rate-limit`): it spends a rate-limit window on purpose. */

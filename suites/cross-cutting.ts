@@ -20,7 +20,7 @@ import type { Reply, RequestOptions } from '../core/client.js';
 import { NOT_CLASSIC_TOKENS, type TokenName } from '../core/profile.js';
 import { expectRefusal, judgeRefusal } from '../core/refusal.js';
 import type { CheckContext, CheckSpec, Suite } from '../core/suite.js';
-import { ANONYMOUS, ensureImport, reach, SEARCH_CALLER, skipWithoutImport, type UnchangingWrite } from './requests.js';
+import { ANONYMOUS, changes, ensureImport, reach, SEARCH_CALLER, skipWithoutImport, type UnchangingWrite } from './requests.js';
 
 interface Rule {
   /** Check id prefix; the endpoint id follows it. */
@@ -271,7 +271,7 @@ function check(rule: Rule, e: Endpoint, how: UnchangingWrite): CheckSpec {
     title: rule.title(e),
     requirement: rule.requirement,
     // A write changes nothing, yet it is a write: it runs only where writes are allowed.
-    ...(e.method !== 'GET' ? { writes: e.area } : {}),
+    ...changes(e),
     needs: {
       ...(ANONYMOUS.has(e.id) ? { anonymous: true } : {}), ...(tokens.length ? { tokens } : {}), resources: how.needs,
       ...(e.path === '/rate_limit' ? { rateLimiting: true } : {}), ...(rule.vendorMediaType ? { vendorMediaType: true } : {}),

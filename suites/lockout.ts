@@ -16,7 +16,7 @@ import { LIMITS } from '../spec/limits.js';
 import type { Client, Reply, RequestOptions } from '../core/client.js';
 import { expectRefusal } from '../core/refusal.js';
 import { SkipSignal, type CheckContext, type CheckSpec, type Suite } from '../core/suite.js';
-import { ensureImport, reach, REQUESTS, skipWithoutImport, type Identity, type UnchangingWrite } from './requests.js';
+import { changes, ensureImport, reach, REQUESTS, skipWithoutImport, type Identity, type UnchangingWrite } from './requests.js';
 
 /** The request the lockout check makes with invalid and valid credentials. */
 const LOCKOUT_PATH = '/notifications?per_page=1';
@@ -148,9 +148,9 @@ async function anonymousSearchWindow(t: CheckContext): Promise<{ used: number; r
 }
 
 /** What a per-endpoint check of the sacrificial user needs: the endpoint's resources, the classic token whose search replies are the controls, writes allowed for a write. */
-function perEndpoint(e: Endpoint, how: UnchangingWrite): Pick<CheckSpec, 'needs' | 'writes'> {
+function perEndpoint(e: Endpoint, how: UnchangingWrite): Pick<CheckSpec, 'needs' | 'writes' | 'setsUp'> {
   return {
-    ...(e.method !== 'GET' ? { writes: e.area } : {}),
+    ...changes(e),
     needs: { resources: how.needs, ...(e.category === 'search' ? { tokens: ['classic'] } : {}), ...(e.path === '/rate_limit' ? { rateLimiting: true } : {}) },
   };
 }

@@ -5,7 +5,7 @@ import { RATE_CATEGORIES } from '../spec/limits.js';
 import { LIMITS } from '../spec/limits.js';
 import type { Reply } from '../core/client.js';
 import type { CheckContext, CheckSpec, Suite } from '../core/suite.js';
-import { ensureImport, reach, REQUESTS, skipWithoutImport } from './requests.js';
+import { changes, ensureImport, reach, REQUESTS, skipWithoutImport } from './requests.js';
 
 interface Status { limit: number; remaining: number; reset: number; used: number }
 interface RateLimit { resources: Record<string, Status>; rate?: Status }
@@ -62,7 +62,7 @@ const CORE_COUNTS: CheckSpec[] = CATALOGUE.flatMap((e) => {
   if (!how || !GOVERNS['ratelimit.core-non-search']?.endpoints.includes(e.id)) return [];
   return [{
     id: `rate-limit.core-counts.${e.id}`, title: `A request to ${e.method} ${e.path} counts against core ("all non-search REST")`, requirement: 'ratelimit.core-non-search',
-    ...(e.method !== 'GET' ? { writes: e.area } : {}), needs: { tokens: ['classic'], resources: how.needs, rateLimiting: true },
+    ...changes(e), needs: { tokens: ['classic'], resources: how.needs, rateLimiting: true },
     async run(t) {
       if (e.area === 'imports' && t.writesAllowed) await ensureImport(t);
       const req = await how.request(t);

@@ -9,7 +9,7 @@ import { GOVERNS } from '../spec/coverage/governs.js';
 import { judgeRefusal } from '../core/refusal.js';
 import { grade, type Finding } from '../core/schemas.js';
 import type { CheckSpec, Suite } from '../core/suite.js';
-import { ANONYMOUS, ensureImport, reach, REQUESTS, skipWithoutImport } from './requests.js';
+import { ANONYMOUS, changes, ensureImport, reach, REQUESTS, skipWithoutImport } from './requests.js';
 
 /** Which stated field list each success schema enforces. */
 const SCHEMA_REQUIREMENT: Record<string, string> = {
@@ -61,7 +61,7 @@ function schemaCheck(endpoint: Endpoint): CheckSpec | undefined {
     title: `${endpoint.method} ${endpoint.path} answers ${endpoint.success.list ? 'an array of' : 'a'} ${schema} as the spec lists it`,
     requirement: SCHEMA_REQUIREMENT[schema]!,
     // A write's answer is graded from a write that changes nothing, or is put back: still a write.
-    ...(endpoint.method !== 'GET' ? { writes: endpoint.area } : {}),
+    ...changes(endpoint),
     needs: {
       ...(ANONYMOUS.has(endpoint.id) ? { anonymous: true } : { tokens: ['classic'] }), resources: how.needs,
       ...(endpoint.path === '/rate_limit' ? { rateLimiting: true } : {}),
@@ -107,6 +107,7 @@ function urlFieldsCheck(endpoint: Endpoint): CheckSpec {
   return {
     id: `resource.url-fields.${endpoint.id}`, title: `Every field ending in _url that ${endpoint.method} ${endpoint.path} answers is a string`,
     requirement: 'resource.url-fields',
+    ...changes(endpoint),
     needs: { ...(ANONYMOUS.has(endpoint.id) ? { anonymous: true } : { tokens: ['classic'] }), resources: how.needs },
     async run(t) {
       if (endpoint.area === 'imports' && t.writesAllowed) await ensureImport(t);

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckSpec, Suite } from '../core/suite.js';
 import { disturbs, pollStarts, waitsFor, type Allowed } from '../src/interference.js';
+import { planChecks, runConformance } from '../src/runner.js';
 
 const spec = (id: string, extra: Partial<CheckSpec> = {}): CheckSpec => ({ id, title: id, requirement: 'cond.etag-304', run: async () => undefined, ...extra });
 const module = (name: string): Suite => ({ name, description: name, checks: () => [] });
@@ -17,6 +18,8 @@ const markRead = spec('mark-read', { writes: 'notifications' });
 const dismissAlert = spec('dismiss-alert', { writes: 'code-scanning' });
 const startImport = spec('start-import', { writes: 'imports' });
 const read = spec('read');
+/** A read of an import, which starts one to read where writes are allowed and the target has none. */
+const readImport = spec('read-import', { setsUp: 'imports' });
 
 describe('disturbs', () => {
   it('a write disturbs the polls of what it changes, and no other', () => {
@@ -49,6 +52,30 @@ describe('waitsFor', () => {
     expect(waitsFor(markRead, notificationsPoll, { writes: false, exhausts: false })).toBe(false);
     expect(waitsFor(spec('exhaust', { exhausts: true }), eventsPoll, ALL)).toBe(true);
     expect(waitsFor(spec('exhaust', { exhausts: true }), eventsPoll, { writes: true, exhausts: false })).toBe(false);
+  });
+});
+
+describe('a read that may set up what it reads', () => {
+  it('is kept apart from the polls that write could disturb, as the write is, where writes are allowed', () => {
+    expect(disturbs(readImport, eventsPoll)).toBe(true);
+    expect(disturbs(readImport, notificationsPoll)).toBe(true);
+    expect(waitsFor(readImport, eventsPoll, ALL)).toBe(true);
+    expect(waitsFor(eventsPoll, readImport, ALL)).toBe(true);
+  });
+
+  it('without --allow-writes it sets nothing up, so it waits for nothing and holds back no poll', () => {
+    const none: Allowed = { writes: false, exhausts: false };
+    expect(waitsFor(readImport, eventsPoll, none)).toBe(false);
+    expect(waitsFor(eventsPoll, readImport, none)).toBe(false);
+  });
+
+  it('every check that may start an import declares it, and still runs without --allow-writes', async () => {
+    const declared = planChecks({ base_url: 'http://plan.invalid' }, {}).filter((p) => p.spec.setsUp);
+    expect(declared.map((p) => p.spec.id)).toContain('schema.imports.get');
+    expect(declared.map((p) => p.spec.id)).toContain('auth.lockout.imports.get');
+    // Run by the whole run with writes (test/suites/sensitivity.test.ts), an undeclared one fails there: ensureImport refuses it.
+    const r = await runConformance({ allowWrites: false, grep: 'schema.imports.get' });
+    expect(r.checks.map((c) => [c.id, c.skipReason])).toEqual([['schema.imports.get', 'missing-resource']]);
   });
 });
 
