@@ -1,5 +1,5 @@
 /** How suites declare checks, and the context a check runs with. */
-import type { Area } from '../spec/catalogue.js';
+import { matchEndpoint, type Area } from '../spec/catalogue.js';
 import type { Requirement } from '../spec/requirements/index.js';
 import { requirement as lookupRequirement } from '../spec/requirements/index.js';
 import type { VendorNames } from '../spec/vendor.js';
@@ -29,11 +29,11 @@ export interface CheckSpec {
   /** Changes the target, in this area (spec/catalogue.ts WRITE_EFFECTS: what else that changes): runs only with --allow-writes. */
   writes?: Area;
   /**
-   * Reads, but where writes are allowed first makes what it reads when the target has none (an
-   * import to read, suites/requests.ts ensureImport): it runs without --allow-writes too, and with
-   * it is kept apart from the polls that write could disturb, as a write of this area is.
+   * Reads, but where writes are allowed also changes these areas: an import started to read
+   * (suites/requests.ts ensureImport), the lockout's per-endpoint controls (each put back). It runs
+   * without --allow-writes too; with it, it is kept apart from the polls those writes could disturb.
    */
-  setsUp?: Area;
+  mayWrite?: readonly Area[];
   /** Observation of behaviour the spec does not show: the outcome is info, never fail. */
   observes?: boolean;
   /** Runs only when the user opts in (`--exhaust-rate-limit`): it spends a rate-limit window on purpose. */
@@ -46,6 +46,11 @@ export interface CheckSpec {
    */
   polls?: Area;
   run(t: CheckContext): Promise<void>;
+}
+
+/** The areas a check may change where writes are allowed: what it writes, or what it may write besides reading. */
+export function areasWritten(spec: Pick<CheckSpec, 'writes' | 'mayWrite'>): readonly Area[] {
+  return spec.writes ? [spec.writes] : spec.mayWrite ?? [];
 }
 
 /** The suite a check belongs to for users (--suite, --list, reports): its id up to the first dot. */
@@ -66,6 +71,9 @@ export interface Suite {
    */
   independent?: boolean;
 }
+
+/** Methods that change the target: a check sends them only as declared (CheckContext.request). */
+const WRITING: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Thrown by `t.skip` to end a check early. */
 export class SkipSignal extends Error {
@@ -111,8 +119,22 @@ export class CheckContext {
     return lookupRequirement(this.spec.requirement);
   }
 
-  request(req: RequestOptions): Promise<Reply> {
+  async request(req: RequestOptions): Promise<Reply> {
+    const method = (req.method ?? 'GET').toUpperCase();
+    if (WRITING.has(method)) this.declared(method, req.path);
     return this.client.send(this.anonymous && req.as === undefined ? { ...req, as: null } : req);
+  }
+
+  /**
+   * A write is sent only where writes are allowed, by a check that declares its area (the scheduler
+   * keeps declared writes apart from the polls they could disturb): otherwise it is a bug of the
+   * suite, and the check fails before anything reaches the target.
+   */
+  private declared(method: string, path: string): void {
+    const area = matchEndpoint(method, path.split('?')[0]!)?.endpoint.area;
+    const what = `${this.spec.id} sent ${method} ${path.split('?')[0]}`;
+    if (!this.writesAllowed) throw new Error(`${what} in a run without --allow-writes`);
+    if (area && !areasWritten(this.spec).includes(area)) throw new Error(`${what}, a write of ${area} it does not declare (CheckSpec writes or mayWrite)`);
   }
 
   /** Waits out X-Poll-Interval before the conditional request `req`, so what the check reads around that request is read after the wait (see Client.untilPollable). */

@@ -5,7 +5,7 @@
  * is spec data (spec/catalogue.ts WRITE_EFFECTS); a write that cannot change it runs during the wait.
  */
 import { WRITE_EFFECTS } from '../spec/catalogue.js';
-import type { CheckSpec, Suite } from '../core/suite.js';
+import { areasWritten, type CheckSpec, type Suite } from '../core/suite.js';
 
 /** What this run lets checks do: write (--allow-writes), spend a rate-limit window (--exhaust-rate-limit). */
 export interface Allowed {
@@ -13,24 +13,21 @@ export interface Allowed {
   exhausts: boolean;
 }
 
-/** The area a check may change where writes are allowed: what it writes, or what it may set up to read. */
-const written = (check: CheckSpec) => check.writes ?? check.setsUp;
-
 /** Whether `write`, run between the read and the conditional request of `poll`, may change what `poll` polls. */
 export function disturbs(write: CheckSpec, poll: CheckSpec): boolean {
-  const area = written(write);
-  return !!area && !!poll.polls && WRITE_EFFECTS[area].includes(poll.polls);
+  const polled = poll.polls;
+  return !!polled && areasWritten(write).some((area) => WRITE_EFFECTS[area].includes(polled));
 }
 
 /**
  * Whether `check`, about to begin, must wait until `parked` is done: a check spending a rate-limit
- * window waits for every parked check; a write (or a read that may set up what it reads), for the
- * polling checks it could disturb and for any other parked check (what that one reads is not declared); a polling check, for a parked write that
+ * window waits for every parked check; a write (or a read that may write besides), for the polling
+ * checks it could disturb and for any other parked check (what that one reads is not declared); a polling check, for a parked write that
  * could disturb it.
  */
 export function waitsFor(check: CheckSpec, parked: CheckSpec, allowed: Allowed): boolean {
   if (check.exhausts && allowed.exhausts) return true;
-  if (written(check) && allowed.writes) return !parked.polls || disturbs(check, parked);
+  if (areasWritten(check).length && allowed.writes) return !parked.polls || disturbs(check, parked);
   return !!check.polls && allowed.writes && disturbs(parked, check);
 }
 

@@ -15,7 +15,7 @@ import { GOVERNS } from '../spec/coverage/governs.js';
 import { LIMITS } from '../spec/limits.js';
 import type { Client, Reply, RequestOptions } from '../core/client.js';
 import { expectRefusal } from '../core/refusal.js';
-import { SkipSignal, type CheckContext, type CheckSpec, type Suite } from '../core/suite.js';
+import { areasWritten, SkipSignal, type CheckContext, type CheckSpec, type Suite } from '../core/suite.js';
 import { changes, ensureImport, reach, REQUESTS, skipWithoutImport, type Identity, type UnchangingWrite } from './requests.js';
 
 /** The request the lockout check makes with invalid and valid credentials. */
@@ -148,7 +148,7 @@ async function anonymousSearchWindow(t: CheckContext): Promise<{ used: number; r
 }
 
 /** What a per-endpoint check of the sacrificial user needs: the endpoint's resources, the classic token whose search replies are the controls, writes allowed for a write. */
-function perEndpoint(e: Endpoint, how: UnchangingWrite): Pick<CheckSpec, 'needs' | 'writes' | 'setsUp'> {
+function perEndpoint(e: Endpoint, how: UnchangingWrite): Pick<CheckSpec, 'needs' | 'writes' | 'mayWrite'> {
   return {
     ...changes(e),
     needs: { resources: how.needs, ...(e.category === 'search' ? { tokens: ['classic'] } : {}), ...(e.path === '/rate_limit' ? { rateLimiting: true } : {}) },
@@ -258,6 +258,8 @@ export const lockoutSuite: Suite = {
     ...PASSWORD_CHECKS,
     {
       id: 'auth.lockout', title: 'After several invalid attempts, valid credentials of that user are refused with 403', requirement: 'auth.lockout-403',
+      // Where writes are allowed, it takes each endpoint's control before the lockout (reachRest): a write, put back, on each written one.
+      mayWrite: [...new Set(reachable('auth.lockout-403').flatMap(([e]) => areasWritten(changes(e))))],
       async run(t) {
         const who = sacrificial(t);
         const valid = who.as;

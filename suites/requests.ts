@@ -5,7 +5,7 @@
 import type { Endpoint } from '../spec/catalogue.js';
 import type { Reply, RequestOptions } from '../core/client.js';
 import type { ProfileResources, TokenName } from '../core/profile.js';
-import type { CheckContext, CheckSpec } from '../core/suite.js';
+import { areasWritten, type CheckContext, type CheckSpec } from '../core/suite.js';
 import { journalImport, putImport, startedImport } from './imports-http.js';
 import { keepSubscription } from './notifications-http.js';
 import { setupRequest } from './token-schemes.js';
@@ -289,15 +289,15 @@ export function reach(e: Endpoint): UnchangingWrite | undefined {
  * What a per-endpoint check of `e` declares it changes: a write, its area; a read of an import, the
  * import `ensureImport` may start for it.
  */
-export function changes(e: Endpoint): Pick<CheckSpec, 'writes' | 'setsUp'> {
+export function changes(e: Endpoint): Pick<CheckSpec, 'writes' | 'mayWrite'> {
   if (e.method !== 'GET') return { writes: e.area };
-  return e.area === 'imports' ? { setsUp: e.area } : {};
+  return e.area === 'imports' ? { mayWrite: [e.area] } : {};
 }
 
 /** With writes allowed, an import to read (as `who`): started (and journaled for deletion) when none exists. */
 export async function ensureImport(t: CheckContext, who?: Identity): Promise<void> {
   // Undeclared, the scheduler would run it while a poll it disturbs waits (src/interference.ts).
-  if ((t.spec.writes ?? t.spec.setsUp) !== 'imports') throw new Error(`${t.spec.id} may start an import but declares neither writes nor setsUp 'imports' (core/suite.ts)`);
+  if (!areasWritten(t.spec).includes('imports')) throw new Error(`${t.spec.id} may start an import but does not declare it (CheckSpec writes or mayWrite)`);
   const path = `/repos/${t.resources.import_repo}/import`;
   const source = importSource(t);
   if (!source) return;

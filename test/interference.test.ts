@@ -4,7 +4,10 @@
  * check holds back the polls a write of its own module could disturb until that write has run.
  */
 import { describe, expect, it } from 'vitest';
-import type { CheckSpec, Suite } from '../core/suite.js';
+import type { Client } from '../core/client.js';
+import { Journal } from '../core/journal.js';
+import { CheckContext, type CheckSpec, type Suite } from '../core/suite.js';
+import { vendorNames } from '../spec/vendor.js';
 import { disturbs, pollStarts, waitsFor, type Allowed } from '../src/interference.js';
 import { planChecks, runConformance } from '../src/runner.js';
 
@@ -19,7 +22,7 @@ const dismissAlert = spec('dismiss-alert', { writes: 'code-scanning' });
 const startImport = spec('start-import', { writes: 'imports' });
 const read = spec('read');
 /** A read of an import, which starts one to read where writes are allowed and the target has none. */
-const readImport = spec('read-import', { setsUp: 'imports' });
+const readImport = spec('read-import', { mayWrite: ['imports'] });
 
 describe('disturbs', () => {
   it('a write disturbs the polls of what it changes, and no other', () => {
@@ -70,12 +73,36 @@ describe('a read that may set up what it reads', () => {
   });
 
   it('every check that may start an import declares it, and still runs without --allow-writes', async () => {
-    const declared = planChecks({ base_url: 'http://plan.invalid' }, {}).filter((p) => p.spec.setsUp);
+    const declared = planChecks({ base_url: 'http://plan.invalid' }, {}).filter((p) => p.spec.mayWrite);
     expect(declared.map((p) => p.spec.id)).toContain('schema.imports.get');
     expect(declared.map((p) => p.spec.id)).toContain('auth.lockout.imports.get');
     // Run by the whole run with writes (test/suites/sensitivity.test.ts), an undeclared one fails there: ensureImport refuses it.
     const r = await runConformance({ allowWrites: false, grep: 'schema.imports.get' });
     expect(r.checks.map((c) => [c.id, c.skipReason])).toEqual([['schema.imports.get', 'missing-resource']]);
+  });
+});
+
+describe('a write a check sends', () => {
+  const sent: string[] = [];
+  const client = { send: async (req: { method?: string; path: string }) => { sent.push(`${req.method ?? 'GET'} ${req.path}`); return { status: 200 }; } } as unknown as Client;
+  const context = (declares: Partial<CheckSpec>, writesAllowed: boolean) => new CheckContext(spec('c', declares), client, { base_url: 'http://t.invalid' }, vendorNames('service'), new Journal(), false, writesAllowed);
+  const markAllRead = { method: 'PUT', path: '/notifications', body: {} };
+
+  it('goes out only as declared: its area, by writes or mayWrite, in a run with --allow-writes', async () => {
+    sent.length = 0;
+    await context({ writes: 'notifications' }, true).request(markAllRead);
+    await context({ mayWrite: ['code-scanning', 'notifications'] }, true).request(markAllRead);
+    expect(sent).toEqual(['PUT /notifications', 'PUT /notifications']);
+  });
+
+  it('is refused before it reaches the target when undeclared, declared for another area, or without --allow-writes; a read never is', async () => {
+    sent.length = 0;
+    await expect(context({}, true).request(markAllRead)).rejects.toThrow('c sent PUT /notifications, a write of notifications it does not declare');
+    await expect(context({ mayWrite: ['imports'] }, true).request(markAllRead)).rejects.toThrow('a write of notifications it does not declare');
+    await expect(context({ writes: 'notifications' }, false).request(markAllRead)).rejects.toThrow('c sent PUT /notifications in a run without --allow-writes');
+    expect(sent).toEqual([]);
+    await context({}, false).request({ path: '/notifications?all=true' });
+    expect(sent).toEqual(['GET /notifications?all=true']);
   });
 });
 
