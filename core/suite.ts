@@ -72,7 +72,7 @@ export interface Suite {
   independent?: boolean;
 }
 
-/** Methods that change the target: a check sends them only as declared (CheckContext.request). */
+/** Methods that change the target where the catalogue does not say (a path it does not list): sent only as declared (CheckContext.request). */
 const WRITING: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Thrown by `t.skip` to end a check early. */
@@ -121,7 +121,9 @@ export class CheckContext {
 
   async request(req: RequestOptions): Promise<Reply> {
     const method = (req.method ?? 'GET').toUpperCase();
-    if (WRITING.has(method)) this.declared(method, req.path);
+    const endpoint = matchEndpoint(method, req.path.split('?')[0]!)?.endpoint;
+    // A catalogue endpoint is a write as the catalogue says; any other path, by its method.
+    if (endpoint ? endpoint.writes : WRITING.has(method)) this.declared(method, req.path, endpoint?.area);
     return this.client.send(this.anonymous && req.as === undefined ? { ...req, as: null } : req);
   }
 
@@ -130,8 +132,7 @@ export class CheckContext {
    * keeps declared writes apart from the polls they could disturb): otherwise it is a bug of the
    * suite, and the check fails before anything reaches the target.
    */
-  private declared(method: string, path: string): void {
-    const area = matchEndpoint(method, path.split('?')[0]!)?.endpoint.area;
+  private declared(method: string, path: string, area: Area | undefined): void {
     const what = `${this.spec.id} sent ${method} ${path.split('?')[0]}`;
     if (!this.writesAllowed) throw new Error(`${what} in a run without --allow-writes`);
     if (area && !areasWritten(this.spec).includes(area)) throw new Error(`${what}, a write of ${area} it does not declare (CheckSpec writes or mayWrite)`);
