@@ -22,8 +22,8 @@ export function disturbs(write: CheckSpec, poll: CheckSpec): boolean {
 /**
  * Whether `check`, about to begin, must wait until `parked` is done: a check spending a rate-limit
  * window waits for every parked check; a write (or a read that may write besides), for the polling
- * checks it could disturb and for any other parked check (what that one reads is not declared); a polling check, for a parked write that
- * could disturb it.
+ * checks it could disturb and for any other parked check (what that one reads is not declared); a
+ * polling check, for a parked write that could disturb it.
  */
 export function waitsFor(check: CheckSpec, parked: CheckSpec, allowed: Allowed): boolean {
   if (check.exhausts && allowed.exhausts) return true;

@@ -296,7 +296,8 @@ export function changes(e: Endpoint): Pick<CheckSpec, 'writes' | 'mayWrite'> {
 
 /** With writes allowed, an import to read (as `who`): started (and journaled for deletion) when none exists. */
 export async function ensureImport(t: CheckContext, who?: Identity): Promise<void> {
-  // Undeclared, the scheduler would run it while a poll it disturbs waits (src/interference.ts).
+  // CheckContext.request refuses an undeclared import's PUT, but only in a run where none exists yet;
+  // refused here on every call, the whole run with writes proves each caller declares it.
   if (!areasWritten(t.spec).includes('imports')) throw new Error(`${t.spec.id} may start an import but does not declare it (CheckSpec writes or mayWrite)`);
   const path = `/repos/${t.resources.import_repo}/import`;
   const source = importSource(t);

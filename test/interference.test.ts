@@ -72,7 +72,7 @@ describe('a read that may set up what it reads', () => {
     expect(waitsFor(eventsPoll, readImport, none)).toBe(false);
   });
 
-  it('every check that may start an import declares it, and still runs without --allow-writes', async () => {
+  it('the reads of an import declare the import they may start, and still run without --allow-writes', async () => {
     const declared = planChecks({ base_url: 'http://plan.invalid' }, {}).filter((p) => p.spec.mayWrite);
     expect(declared.map((p) => p.spec.id)).toContain('schema.imports.get');
     expect(declared.map((p) => p.spec.id)).toContain('auth.lockout.imports.get');
