@@ -366,16 +366,18 @@ export class Client {
 
     let json: unknown;
     let jsonError: string | undefined;
-    if (nestsDeeper(text)) {
-      // Not parsed, so nothing after the parse (redaction, schema validation, reports) walks it.
-      jsonError = `body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels, the client's limit; starts with ${JSON.stringify(this.excerpt(text, 60))}`;
-    } else if (text.length) {
+    if (text.length) {
       try {
         json = JSON.parse(text);
       } catch {
         const shown = this.redactor.text(text);
         jsonError = `body is not JSON (${jsonParseError(shown)}); starts with ${JSON.stringify(shown.slice(0, 60))}`;
       }
+    }
+    if (nestsDeeper(json)) {
+      // Dropped, so nothing after the parse (redaction, schema validation, reports) walks it.
+      json = undefined;
+      jsonError = `body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels, the client's limit; starts with ${JSON.stringify(this.excerpt(text, 60))}`;
     }
     const receivedHeaders = this.redactor.headers(responseHeaders);
     const body = json !== undefined ? this.redactor.json(json) : this.redactor.body(text, responseHeaders['content-type']).slice(0, MAX_TEXT_BODY);

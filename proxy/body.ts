@@ -26,12 +26,13 @@ const declaresJson = (contentType: string | undefined) => contentType === undefi
  * limit (the walkers that follow, address rewriting and redaction, would overflow the stack).
  */
 export function parseJson(text: string): { value: unknown } | undefined {
-  if (nestsDeeper(text)) return undefined;
+  let value: unknown;
   try {
-    return { value: JSON.parse(text) as unknown };
+    value = JSON.parse(text);
   } catch {
     return undefined;
   }
+  return nestsDeeper(value) ? undefined : { value };
 }
 
 /** Decodes a request body for storage; `contentType` absent means "parse JSON if it parses" (clients often omit it). */

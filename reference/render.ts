@@ -41,29 +41,39 @@ const REPO_LINKS: Record<string, string> = {
   subscription_url: '/subscription', tags_url: '/tags', teams_url: '/teams', trees_url: '/git/trees{/sha}', hooks_url: '/hooks',
 };
 
+const LINK_ENTRIES = Object.entries(REPO_LINKS);
+
+/** The host of a web base: parsed once per base, not once per rendered repository (a page of alerts renders a hundred). */
+const hosts = new Map<string, string>();
+function hostOf(webBase: string): string {
+  let host = hosts.get(webBase);
+  if (host === undefined) hosts.set(webBase, host = new URL(webBase).host);
+  return host;
+}
+
 /** Document 1, "Repository object (embedded in results)". */
 export function renderRepo(ctx: Pick<HandlerContext, 'apiBase' | 'webBase' | 'state' | 'fault'>, repo: Repo): Record<string, unknown> {
   const owner = ctx.state.world.account(repo.owner);
-  const url = `${ctx.apiBase}/repos/${repo.owner}/${repo.name}`;
-  const host = new URL(ctx.webBase).host;
-  const links: Record<string, string> = {};
-  for (const [field, suffix] of Object.entries(REPO_LINKS)) links[field] = `${url}${suffix}`;
-  return {
+  const fullName = `${repo.owner}/${repo.name}`;
+  const url = `${ctx.apiBase}/repos/${fullName}`;
+  const host = hostOf(ctx.webBase);
+  const rendered: Record<string, unknown> = {
     id: repo.id,
     node_id: nodeId('R', repo.id),
     name: repo.name,
-    full_name: `${repo.owner}/${repo.name}`,
+    full_name: fullName,
     owner: owner ? renderUser(ctx, owner) : {},
     private: ctx.fault('schema-repository-private-string') ? String(repo.private) : repo.private,
-    html_url: `${ctx.webBase}/${repo.owner}/${repo.name}`,
+    html_url: `${ctx.webBase}/${fullName}`,
     description: ctx.fault('schema-repository-description-null') ? null : repo.description,
     fork: repo.fork,
     url,
-    ...links,
-    git_url: `git://${host}/${repo.owner}/${repo.name}.git`,
-    ssh_url: `git@${host}:${repo.owner}/${repo.name}.git`,
-    svn_url: `${ctx.webBase}/${repo.owner}/${repo.name}`,
   };
+  for (const [field, suffix] of LINK_ENTRIES) rendered[field] = `${url}${suffix}`;
+  rendered.git_url = `git://${host}/${fullName}.git`;
+  rendered.ssh_url = `git@${host}:${fullName}.git`;
+  rendered.svn_url = `${ctx.webBase}/${fullName}`;
+  return rendered;
 }
 
 /** Opaque, stable node ids. */

@@ -223,8 +223,9 @@ function conditional(req: IncomingMessage, result: HandlerResult, fault: (id: st
   if ((req.method ?? 'GET').toUpperCase() !== 'GET' || result.status !== 200 || result.body === undefined) return result;
   // A fault makes the validator change with every answer, as one derived from the time of answering would.
   const salt = fault('cond-etag-unstable') ? String(Math.random()) : '';
-  const text = JSON.stringify(result.body);
-  const digest = createHash('sha1').update(text + salt).digest('hex');
+  // Encoded once: hashed here and sent as these bytes (see send).
+  const bytes = Buffer.from(JSON.stringify(result.body));
+  const digest = createHash('sha1').update(bytes).update(salt).digest('hex');
   const etag = fault('cond-etag-unquoted') ? digest : `"${digest}"`;
   const headers: Record<string, string> = { ...result.headers, ETag: etag };
   if (result.lastModified !== undefined) headers['Last-Modified'] = new Date(fault('cond-last-modified-now') ? now() : result.lastModified).toUTCString();
@@ -234,7 +235,7 @@ function conditional(req: IncomingMessage, result: HandlerResult, fault: (id: st
     ifModifiedSince: fault('cond-if-modified-since-ignored') ? undefined : req.headers['if-modified-since'],
   };
   if (notModified(conditions, { etag: `"${digest}"`, lastModified: headers['Last-Modified'] })) return { status: 304, headers };
-  return { ...result, headers, serialized: { body: result.body, text } };
+  return { ...result, headers, serialized: { body: result.body, bytes } };
 }
 
 function actingAsClassic(state: ReferenceState, anonymous: Caller): Caller {
@@ -282,18 +283,20 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
   });
 }
 
-/** An answer whose body was serialized already (for its ETag): sent as that text unless a fault replaced the body since. */
+const EMPTY = Buffer.alloc(0);
+
+/** An answer whose body was serialized already (for its ETag): sent as those bytes unless a fault replaced the body since. */
 interface Serialized extends HandlerResult {
-  serialized?: { body: unknown; text: string };
+  serialized?: { body: unknown; bytes: Buffer };
 }
 
 function send(res: ServerResponse, result: Serialized, common: Record<string, string>): void {
   const headers: Record<string, string> = { ...common, ...result.headers };
   const hasBody = result.body !== undefined && result.status !== 204 && result.status !== 205 && result.status !== 304;
   const serialized = result.serialized;
-  const payload = !hasBody ? '' : serialized && serialized.body === result.body ? serialized.text : JSON.stringify(result.body);
+  const payload = !hasBody ? EMPTY : serialized && serialized.body === result.body ? serialized.bytes : Buffer.from(JSON.stringify(result.body));
   if (hasBody) headers['Content-Type'] = 'application/json; charset=utf-8';
-  headers['Content-Length'] = String(Buffer.byteLength(payload));
+  headers['Content-Length'] = String(payload.length);
   res.writeHead(result.status, headers);
   res.end(payload);
 }

@@ -239,12 +239,15 @@ describe('a text redacted before a secret was learned', () => {
 
 describe('nesting', () => {
   it('is judged by depth, not by how many brackets a body has', () => {
-    const wide = JSON.stringify(Array.from({ length: MAX_JSON_DEPTH * 2 }, () => ({ a: [1] })));
+    const wide = Array.from({ length: MAX_JSON_DEPTH * 2 }, () => ({ a: [1] }));
     expect(nestsDeeper(wide)).toBe(false);
     const deep = `${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}`;
-    expect(nestsDeeper(deep)).toBe(true);
-    expect(nestsDeeper(deep.slice(1, -1))).toBe(false);
-    // Brackets inside strings, escaped quotes included, do not count.
-    expect(nestsDeeper(JSON.stringify({ s: `\\"${'['.repeat(MAX_JSON_DEPTH * 2)}` }))).toBe(false);
+    expect(nestsDeeper(JSON.parse(deep))).toBe(true);
+    expect(nestsDeeper(JSON.parse(deep.slice(1, -1)))).toBe(false);
+    // Objects count as arrays do, wherever the deep branch is; brackets inside strings do not count.
+    const branch = JSON.parse(`{"a":1,"b":[{"c":${'{"d":'.repeat(MAX_JSON_DEPTH - 2)}null${'}'.repeat(MAX_JSON_DEPTH - 2)}}]}`);
+    expect(nestsDeeper(branch)).toBe(true);
+    expect(nestsDeeper({ s: `\\"${'['.repeat(MAX_JSON_DEPTH * 2)}` })).toBe(false);
+    expect(nestsDeeper('[[[')).toBe(false);
   });
 });
