@@ -12,7 +12,7 @@ import { invalid, runSearch } from './search/engine.js';
 import { codeKind, commitKind, issueKind, labelKind, repositoryKind } from './search/kinds.js';
 
 export interface SearchState {
-  corpus: Corpus;
+  readonly corpus: Corpus;
 }
 
 const visibleRepos = (ctx: HandlerContext) => new Set(ctx.state.world.liveRepos()
@@ -69,7 +69,12 @@ export const searchArea: AreaModule<SearchState> = {
     { id: 'search-sso-results-included', requirement: 'auth.sso-partial-results', effect: 'Results of organizations the token is not SSO-authorized for are included.' },
     { id: 'search-sso-no-partial-header', requirement: 'auth.sso-partial-results', effect: 'Omitting an SSO organization\'s results sends no partial-results header.' },
   ],
-  createState: (init) => ({ corpus: buildCorpus(init) }),
+  createState: (init) => {
+    // Built at the first search, not at the start: it is most of a start's work, and most references
+    // a test starts are never searched. The world it reads does not change, so it is the same corpus.
+    let corpus: Corpus | undefined;
+    return { get corpus() { return (corpus ??= buildCorpus(init)); } };
+  },
   handlers: {
     'search.code': (ctx) => runSearch(ctx, codeKind, ctx.state.search.corpus.code),
     'search.commits': (ctx) => runSearch(ctx, commitKind, ctx.state.search.corpus.commits),
