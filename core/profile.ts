@@ -3,7 +3,8 @@
  * against schemas/profile.schema.json, with `env:NAME` token values resolved from the environment.
  */
 import { readFileSync } from 'node:fs';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { createAjv } from './ajv.js';
 import { EXIT, UserError } from './exit-codes.js';
 import { readPackageJson } from './paths.js';
 import type { TokenKind } from '../spec/tokens.js';
@@ -60,7 +61,7 @@ let compiled: ValidateFunction<Profile> | undefined;
 /** Compiled on the first profile read: a run against the built-in reference never compiles it. */
 function profileValidator(): ValidateFunction<Profile> {
   if (compiled) return compiled;
-  compiled = new Ajv2020({ allErrors: false, strict: true }).compile<Profile>(readPackageJson<object>('schemas', 'profile.schema.json'));
+  compiled = createAjv({ allErrors: false, strict: true }).compile<Profile>(readPackageJson<object>('schemas', 'profile.schema.json'));
   return compiled;
 }
 

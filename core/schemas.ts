@@ -6,7 +6,8 @@
  * requiredness is not shown; in strict mode, fields the spec does not describe are information.
  */
 import { readdirSync } from 'node:fs';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { createAjv } from './ajv.js';
 import { EXIT, UserError } from './exit-codes.js';
 import { packagePath, readPackageJson } from './paths.js';
 
@@ -76,7 +77,7 @@ let ajv: Ajv2020 | undefined;
 /** The schema compiler, set up on the first grade (each schema compiles when first used): loading this module costs little. */
 function compiler(): Ajv2020 {
   if (ajv) return ajv;
-  ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
+  ajv = createAjv({ allErrors: true, strict: true, strictRequired: false });
   ajv.addKeyword('x-optional');
   ajv.addKeyword({
     keyword: LISTED,

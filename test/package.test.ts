@@ -59,7 +59,7 @@ describe('the packed tarball', () => {
   it('depends only on packages the shipped code imports', () => {
     const installed = join(dir, 'project', 'node_modules', 'conformance');
     const code = files.filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(installed, f), 'utf8')).join('\n');
-    const unused = Object.keys(pkg.dependencies).filter((name) => !new RegExp(`from '${name}(/[^']*)?'`).test(code));
+    const unused = Object.keys(pkg.dependencies).filter((name) => !new RegExp(`(from |require\\()'${name}(/[^']*)?'`).test(code));
     expect(unused).toEqual([]);
   });
 
