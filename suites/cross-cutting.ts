@@ -20,7 +20,7 @@ import type { Reply, RequestOptions } from '../core/client.js';
 import { NOT_CLASSIC_TOKENS, type TokenName } from '../core/profile.js';
 import { expectRefusal, judgeRefusal } from '../core/refusal.js';
 import type { CheckContext, CheckSpec, Suite } from '../core/suite.js';
-import { ANONYMOUS, changes, ensureImport, reach, SEARCH_CALLER, skipWithoutImport, type UnchangingWrite } from './requests.js';
+import { ANONYMOUS, changes, ensureImport, reachForStatus, SEARCH_CALLER, skipWithoutImport, type UnchangingWrite } from './requests.js';
 
 interface Rule {
   /** Check id prefix; the endpoint id follows it. */
@@ -291,7 +291,7 @@ function check(rule: Rule, e: Endpoint, how: UnchangingWrite): CheckSpec {
 
 /** Every (rule, endpoint) check the endpoint can be reached for, search ones only where the rule costs no search. */
 export const CROSS_CUTTING_CHECKS: readonly CheckSpec[] = RULES.flatMap((rule) => CATALOGUE.flatMap((e) => {
-  const how = reach(e);
+  const how = reachForStatus(e);
   const governed = GOVERNS[rule.requirement]?.endpoints.includes(e.id);
   if (!how || !governed || (e.category === 'search' && !rule.searchFree && !rule.variations) || (rule.applies && !rule.applies(e))) return [];
   return [check(rule, e, how)];

@@ -16,7 +16,7 @@ import { LIMITS } from '../spec/limits.js';
 import type { Client, Reply, RequestOptions } from '../core/client.js';
 import { expectRefusal } from '../core/refusal.js';
 import { areasWritten, SkipSignal, type CheckContext, type CheckSpec, type Suite } from '../core/suite.js';
-import { changes, ensureImport, reach, REQUESTS, skipWithoutImport, type Identity, type UnchangingWrite } from './requests.js';
+import { changes, ensureImport, reachForStatus, REQUESTS, skipWithoutImport, type Identity, type UnchangingWrite } from './requests.js';
 
 /** The request the lockout check makes with invalid and valid credentials. */
 const LOCKOUT_PATH = '/notifications?per_page=1';
@@ -83,7 +83,7 @@ async function restore(t: CheckContext, how: UnchangingWrite, req: RequestOption
 function reachable(requirement: string): [Endpoint, UnchangingWrite][] {
   const governed = new Set(GOVERNS[requirement]?.endpoints ?? []);
   return CATALOGUE.flatMap((e) => {
-    const how = reach(e);
+    const how = reachForStatus(e);
     return how && governed.has(e.id) ? [[e, how] as [Endpoint, UnchangingWrite]] : [];
   });
 }

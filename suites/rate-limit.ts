@@ -5,7 +5,7 @@ import { RATE_CATEGORIES } from '../spec/limits.js';
 import { LIMITS } from '../spec/limits.js';
 import type { Reply } from '../core/client.js';
 import type { CheckContext, CheckSpec, Suite } from '../core/suite.js';
-import { changes, ensureImport, reach, REQUESTS, skipWithoutImport } from './requests.js';
+import { changes, ensureImport, reachForStatus, REQUESTS, skipWithoutImport } from './requests.js';
 
 interface Status { limit: number; remaining: number; reset: number; used: number }
 interface RateLimit { resources: Record<string, Status>; rate?: Status }
@@ -58,7 +58,7 @@ export function usedGrowth(t: CheckContext, a: RateLimit | undefined, b: RateLim
  * nothing (suites/requests.ts); an import endpoint needs an import (started, with writes allowed, as the cross-cutting checks do).
  */
 const CORE_COUNTS: CheckSpec[] = CATALOGUE.flatMap((e) => {
-  const how = reach(e);
+  const how = reachForStatus(e);
   if (!how || !GOVERNS['ratelimit.core-non-search']?.endpoints.includes(e.id)) return [];
   return [{
     id: `rate-limit.core-counts.${e.id}`, title: `A request to ${e.method} ${e.path} counts against core ("all non-search REST")`, requirement: 'ratelimit.core-non-search',

@@ -286,6 +286,24 @@ export function reach(e: Endpoint): UnchangingWrite | undefined {
 }
 
 /**
+ * `reach` for a check that judges the answer's status and headers, not its items: a list that takes
+ * per_page is asked for one item, so the target serves a page of one however many it holds (a run
+ * sends a dozen such requests to each list). Search keeps its own request, whose answer the schema
+ * check's request lends to spare the search window.
+ */
+export function reachForStatus(e: Endpoint): UnchangingWrite | undefined {
+  const how = reach(e);
+  if (!how || e.method !== 'GET' || e.category === 'search' || !e.params.some((p) => p.name === 'per_page')) return how;
+  return {
+    ...how,
+    async request(t, who) {
+      const req = await how.request(t, who);
+      return /[?&]per_page=/.test(req.path) ? req : { ...req, path: `${req.path}${req.path.includes('?') ? '&' : '?'}per_page=1` };
+    },
+  };
+}
+
+/**
  * What a per-endpoint check of `e` declares it changes: a write, its area; a read of an import, the
  * import `ensureImport` may start for it.
  */
