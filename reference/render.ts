@@ -43,12 +43,15 @@ const REPO_LINKS: Record<string, string> = {
 
 const LINK_ENTRIES = Object.entries(REPO_LINKS);
 
-/** The host of a web base: parsed once per base, not once per rendered repository (a page of alerts renders a hundred). */
-const hosts = new Map<string, string>();
+/**
+ * The host of a web base, parsed again only when the base changes, not for each rendered repository
+ * (a page of alerts renders a hundred). One entry: a process that starts reference after reference
+ * keeps nothing of the earlier ones.
+ */
+let parsed = { webBase: '', host: '' };
 function hostOf(webBase: string): string {
-  let host = hosts.get(webBase);
-  if (host === undefined) hosts.set(webBase, host = new URL(webBase).host);
-  return host;
+  if (parsed.webBase !== webBase) parsed = { webBase, host: new URL(webBase).host };
+  return parsed.host;
 }
 
 /** Document 1, "Repository object (embedded in results)". */
