@@ -3,6 +3,7 @@
  * a catalogue endpoint as such (schema conformance, the cross-cutting rules checked per endpoint).
  */
 import type { Endpoint } from '../spec/catalogue.js';
+import { IMPORT_PROGRESSION } from '../spec/vocabulary.js';
 import type { Reply, RequestOptions } from '../core/client.js';
 import type { ProfileResources, TokenName } from '../core/profile.js';
 import { areasWritten, type CheckContext, type CheckSpec } from '../core/suite.js';
@@ -113,7 +114,7 @@ function putBack(t: CheckContext, reply: Reply, expected: readonly number[], wha
   if (!expected.includes(reply.status)) t.skip('inconclusive', `${what} answered ${reply.status}, so the request could not be sent again to the state the control met`);
 }
 
-/** The import as a check of a read endpoint expects it: none left over, then a new one started and followed (journaled). */
+/** The import as a check of a read endpoint expects it: none left over, then a new one started (journaled). */
 async function freshImport(t: CheckContext, who?: Identity): Promise<void> {
   await t.request({ method: 'DELETE', path: `/repos/${t.resources.import_repo}/import`, ...as(who) });
   await ensureImport(t, who);
@@ -202,8 +203,8 @@ export const UNCHANGING_WRITES: Readonly<Record<string, UnchangingWrite>> = {
   },
   // Starting, restarting and cancelling an import change it, and nothing written back undoes that:
   // each is sent on the import_repo the import checks own (imports.ts starts and deletes imports there
-  // too), the import it leaves is journaled for deletion, and the import a read check expects, one
-  // started and followed, is put back when the check is done.
+  // too), the import it leaves is journaled for deletion, and the import a read check expects, a
+  // new one, is put back when the check is done (a check grading what it found follows it: ensureImport).
   'imports.start': {
     needs: ['import_repo', 'import_urls'],
     async request(t, who) {
@@ -242,6 +243,7 @@ export const UNCHANGING_WRITES: Readonly<Record<string, UnchangingWrite>> = {
   'imports.author-update': {
     needs: ['import_repo'],
     async request(t, who) {
+      await ensureImport(t, who, true);
       const authors = (await t.request({ path: `/repos/${t.resources.import_repo}/import/authors`, ...as(who) })).json;
       const author = (Array.isArray(authors) ? authors : []).find((a: { id?: unknown; email?: unknown; name?: unknown }) =>
         typeof a.id === 'number' && typeof a.email === 'string' && typeof a.name === 'string') as { id: number; email: string; name: string } | undefined;
@@ -312,19 +314,35 @@ export function changes(e: Endpoint): Pick<CheckSpec, 'writes' | 'mayWrite'> {
   return e.area === 'imports' ? { mayWrite: [e.area] } : {};
 }
 
-/** With writes allowed, an import to read (as `who`): started (and journaled for deletion) when none exists. */
-export async function ensureImport(t: CheckContext, who?: Identity): Promise<void> {
+/**
+ * With writes allowed, an import to read (as `who`): started (and journaled for deletion) when none
+ * exists. `settled`, for a check that grades what the import found (its record, authors, large
+ * files): a running import is followed until it stops running. A check that judges only status and
+ * headers, and the restores, leave it running: following it there was a tenth of a run's requests.
+ */
+export async function ensureImport(t: CheckContext, who?: Identity, settled = false): Promise<void> {
   // CheckContext.request refuses an undeclared import's PUT, but only in a run where none exists yet;
   // refused here on every call, the whole run with writes proves each caller declares it.
   if (!areasWritten(t.spec).includes('imports')) throw new Error(`${t.spec.id} may start an import but does not declare it (CheckSpec writes or mayWrite)`);
   const path = `/repos/${t.resources.import_repo}/import`;
   const source = importSource(t);
   if (!source) return;
-  if ((await setupRequest(t, { path, ...as(who) })).status !== 404) return;
+  const found = await setupRequest(t, { path, ...as(who) });
+  if (found.status !== 404) {
+    if (settled && found.status === 200 && running(found)) await follow(t, path, who);
+    return;
+  }
   const r = await putImport(t, () => t.request({ method: 'PUT', path, body: { vcs: 'subversion', vcs_url: source }, ...as(who) }));
-  if (r.status !== 201) return;
-  // Follow it a few steps so authors and large files exist.
-  for (let i = 0; i < 8; i++) await t.request({ path, ...as(who) });
+  if (r.status === 201 && settled) await follow(t, path, who);
+}
+
+/** The statuses an import moves on from by itself: the progression up to complete. */
+const RUNNING: readonly string[] = IMPORT_PROGRESSION.filter((s) => s !== 'complete');
+const running = (reply: Reply) => RUNNING.includes((reply.json as { status?: string } | undefined)?.status ?? '');
+
+/** Follows a running import a few reads, until it stops running, so what it finds (authors, large files) is there to read. */
+async function follow(t: CheckContext, path: string, who?: Identity): Promise<void> {
+  for (let i = 0; i < 8; i++) if (!running(await t.request({ path, ...as(who) }))) return;
 }
 
 /** An import endpoint's answer when there is no import to read: the check is skipped, saying why. */
