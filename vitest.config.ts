@@ -1,10 +1,8 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
-import { BaseSequencer, type TestSpecification, type Vite } from 'vitest/node';
-import { builtPath, productFolders } from './test/helpers/product-build.js';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Files that spend most of their time waiting (a rate-limit window, a poll interval, a child
@@ -36,33 +34,8 @@ class WaitingFirst extends BaseSequencer {
   }
 }
 
-const ROOT = dirname(fileURLToPath(import.meta.url));
-const PRODUCT = productFolders(ROOT);
-
-/**
- * The tests load the product as it ships: each import of a product module resolves to its build in
- * dist/ (which `npm test` compiles first, and the CLI the tests spawn runs anyway), loaded by Node
- * itself rather than transformed by Vite in each worker. Measured over the whole suite, that is
- * 23 CPU-seconds less of about 350 (each test file is a fresh process that loaded some 150 modules).
- * test/global-setup.ts refuses to run on a dist/ older than its sources.
- */
-const DIST = new RegExp(`^${join(ROOT, 'dist', sep).replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}`);
-const productFromDist: Vite.Plugin = {
-  name: 'product-from-dist',
-  enforce: 'pre',
-  async resolveId(source, importer, options) {
-    if (!importer || !source.startsWith('.')) return null;
-    const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
-    const built = resolved && builtPath(ROOT, PRODUCT, resolved.id);
-    return built ? { id: built, external: true } : null;
-  },
-};
-
 export default defineConfig({
-  plugins: [productFromDist],
   test: {
-    // What productFromDist resolves to is imported by Node, not inlined by Vite.
-    server: { deps: { external: [DIST] } },
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/file-temp.ts'],
