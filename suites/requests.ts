@@ -243,7 +243,7 @@ export const UNCHANGING_WRITES: Readonly<Record<string, UnchangingWrite>> = {
   'imports.author-update': {
     needs: ['import_repo'],
     async request(t, who) {
-      await ensureImport(t, who, true);
+      await ensureImport(t, who, { settled: true });
       const authors = (await t.request({ path: `/repos/${t.resources.import_repo}/import/authors`, ...as(who) })).json;
       const author = (Array.isArray(authors) ? authors : []).find((a: { id?: unknown; email?: unknown; name?: unknown }) =>
         typeof a.id === 'number' && typeof a.email === 'string' && typeof a.name === 'string') as { id: number; email: string; name: string } | undefined;
@@ -320,7 +320,7 @@ export function changes(e: Endpoint): Pick<CheckSpec, 'writes' | 'mayWrite'> {
  * files): a running import is followed until it stops running. A check that judges only status and
  * headers, and the restores, leave it running: following it there was a tenth of a run's requests.
  */
-export async function ensureImport(t: CheckContext, who?: Identity, settled = false): Promise<void> {
+export async function ensureImport(t: CheckContext, who?: Identity, { settled = false } = {}): Promise<void> {
   // CheckContext.request refuses an undeclared import's PUT, but only in a run where none exists yet;
   // refused here on every call, the whole run with writes proves each caller declares it.
   if (!areasWritten(t.spec).includes('imports')) throw new Error(`${t.spec.id} may start an import but does not declare it (CheckSpec writes or mayWrite)`);

@@ -67,7 +67,7 @@ function schemaCheck(endpoint: Endpoint): CheckSpec | undefined {
       ...(endpoint.path === '/rate_limit' ? { rateLimiting: true } : {}),
     },
     async run(t) {
-      if (endpoint.area === 'imports' && t.writesAllowed) await ensureImport(t, undefined, true);
+      if (endpoint.area === 'imports' && t.writesAllowed) await ensureImport(t, undefined, { settled: true });
       const req = await how.request(t);
       let reply;
       try {
@@ -110,7 +110,7 @@ function urlFieldsCheck(endpoint: Endpoint): CheckSpec {
     ...changes(endpoint),
     needs: { ...(ANONYMOUS.has(endpoint.id) ? { anonymous: true } : { tokens: ['classic'] }), resources: how.needs },
     async run(t) {
-      if (endpoint.area === 'imports' && t.writesAllowed) await ensureImport(t, undefined, true);
+      if (endpoint.area === 'imports' && t.writesAllowed) await ensureImport(t, undefined, { settled: true });
       const reply = await t.request({ path: await how.path(t), reuse: true });
       skipWithoutImport(t, endpoint, reply);
       if (!t.expectStatus(reply, [endpoint.success.status])) return;
