@@ -171,9 +171,17 @@ export class Client {
     return this.turns.getStore() ?? this.outside;
   }
 
-  /** Runs `fn` as `turn`: the exchanges it makes are the turn's, and its waits park it where the turn can. */
-  within<T>(turn: Turn, fn: () => Promise<T>): Promise<T> {
-    return this.turns.run(turn, fn);
+  /**
+   * Runs `fn` as `turn`: the exchanges it makes are the turn's, and its waits park it where the turn can.
+   * A timer started during the turn keeps the turn for as long as it lives (undici's clock lives as
+   * long as the process), so once `fn` is done the turn lets go of `park`, whose closure holds the run.
+   */
+  async within<T>(turn: Turn, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await this.turns.run(turn, fn);
+    } finally {
+      delete turn.park;
+    }
   }
 
   /** Lists a reply this run had earlier (a control obtained before, by this check or another) among the exchanges since the previous `take()`, so the check's transcript shows what it judged by. */

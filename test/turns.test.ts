@@ -4,6 +4,8 @@
  * for the parked checks it could disturb; results keep plan order. The run's clock is virtual: it stands still but for
  * the waits, which are counted, never waited. The reference asks for the platform's 60 s interval.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceProfile } from '../reference/profile.js';
 import { startReference, type RunningReference } from '../reference/server.js';
@@ -95,5 +97,38 @@ describe('a check that changes the target', () => {
     const events = span(result, ids[2]!);
     expect(events[0]).toBeLessThan(writing[0]);
     expect(events[1]).toBeGreaterThan(writing[1]);
+  });
+});
+
+describe('a finished run', () => {
+  it('is not kept alive by a timer started during a check\'s turn', async () => {
+    // A timer keeps the async context it was started in for as long as it lives; undici's clock, started
+    // by a check's request, lives as long as the process. Here every reading of the clock starts one.
+    const timers: NodeJS.Timeout[] = [];
+    const runForgotten = async (): Promise<WeakRef<Clock>> => {
+      let now = Date.now();
+      const clock: Clock = {
+        now: () => {
+          if (timers.length < 20_000) timers.push(setTimeout(() => {}, 600_000).unref());
+          return now;
+        },
+        sleep: async (ms) => { now += ms; },
+      };
+      const result = await runConformance({ profile: referenceProfile(reference), allowWrites: true, only: ['conditional.events-304', 'conditional.notifications-304'], clock });
+      expect(result.checks.map((c) => c.outcome)).toEqual(['pass', 'pass']);
+      return new WeakRef(clock);
+    };
+    try {
+      const clock = await runForgotten();
+      // The client holds the run's clock: while anything holds the client, the clock stays.
+      setFlagsFromString('--expose-gc');
+      const gc = runInNewContext('gc') as () => void;
+      await new Promise((resolve) => setImmediate(resolve));
+      gc();
+      expect(timers.length).toBeGreaterThan(10);
+      expect(clock.deref()).toBeUndefined();
+    } finally {
+      timers.forEach(clearTimeout);
+    }
   });
 });
