@@ -27,6 +27,12 @@ export const IMPORT_STATUSES = [
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 /** The happy path, in order, with no state skipped. */
 export const IMPORT_PROGRESSION = ['detecting', 'importing', 'mapping', 'pushing', 'complete'] as const;
+/** Statuses an import moves on from by itself (detection, raw step, rewrite and push end): the happy path before complete. */
+export const IMPORT_RUNNING: readonly string[] = IMPORT_PROGRESSION.filter((s) => s !== 'complete');
+/** Statuses an import rests in until something is done to it: every other. */
+export const IMPORT_RESTING: readonly string[] = IMPORT_STATUSES.filter((s) => !IMPORT_RUNNING.includes(s));
+/** Statuses before the source-control type is known ("detection identifies the source-control type"). */
+export const IMPORT_UNDETECTED: readonly string[] = ['detecting', 'detection_needs_auth', 'detection_found_nothing', 'detection_found_multiple'];
 /** use_lfs values in records; samples also show a boolean. */
 export const USE_LFS_VALUES = ['opt_in', 'opt_out', 'undecided'] as const;
 

@@ -5,14 +5,13 @@
  * and the record's large-file figures agreeing with the large files listed.
  */
 import type { CheckContext, CheckSpec } from '../core/suite.js';
-import { course, follow, importPath, RESTING, start, url, type ImportRecord } from './imports-http.js';
+import { IMPORT_RESTING, IMPORT_UNDETECTED } from '../spec/vocabulary.js';
+import { course, follow, importPath, start, url, type ImportRecord } from './imports-http.js';
 
 interface Author { id: number; name?: string; email?: string }
 
 const NEEDS: CheckSpec['needs'] = { tokens: ['classic'], resources: ['import_repo', 'import_urls'] };
 const check = (id: string, title: string, requirement: string, run: CheckSpec['run']): CheckSpec => ({ id, title, requirement, needs: NEEDS, writes: 'imports', run });
-/** Statuses before the source type is known. */
-const UNDETECTED = ['detecting', 'detection_needs_auth', 'detection_found_nothing', 'detection_found_multiple'];
 
 /** A finished clean import and its first author, or a skip. */
 async function importedAuthor(t: CheckContext): Promise<Author> {
@@ -79,8 +78,8 @@ export const importCourseChecks: CheckSpec[] = [
   check('imports.author-remap-while-importing', 'An author is remapped while the import is still running (200), not only once it is complete', 'imports.author-remap', async (t) => {
     await start(t, { vcs: 'subversion', vcs_url: url(t, 'ok') });
     // "at any time before new commits are pushed": the first moment the record counts authors, before it rests.
-    const last = (await follow(t, (r) => RESTING.includes(r.status) || ((r as { authors_count?: unknown }).authors_count as number) > 0)).at(-1);
-    if (!last || RESTING.includes(last.status)) return t.skip('inconclusive', `the import reached ${last?.status} before it counted an author`);
+    const last = (await follow(t, (r) => IMPORT_RESTING.includes(r.status) || ((r as { authors_count?: unknown }).authors_count as number) > 0)).at(-1);
+    if (!last || IMPORT_RESTING.includes(last.status)) return t.skip('inconclusive', `the import reached ${last?.status} before it counted an author`);
     const listed = await t.request({ path: `${importPath(t)}/authors` });
     const author = listed.status === 200 && Array.isArray(listed.json) ? (listed.json[0] as Author | undefined) : undefined;
     if (!author) return t.skip('inconclusive', `while ${last.status}, GET /import/authors listed no author (${listed.status})`);
@@ -89,7 +88,7 @@ export const importCourseChecks: CheckSpec[] = [
   }),
   check('imports.detection-identifies-vcs', 'Without vcs, detection fills in vcs: once detection ends the record names the type', 'imports.put-without-vcs-detecting', async (t) => {
     const seen = await detectedCourse(t);
-    const detected = seen.filter((r) => !UNDETECTED.includes(r.status));
+    const detected = seen.filter((r) => !IMPORT_UNDETECTED.includes(r.status));
     if (!detected.length) return t.skip('inconclusive', `detection never ended (observed ${course(seen).join(' → ')})`);
     const blank = detected.filter((r) => typeof r.vcs !== 'string' || r.vcs === '');
     if (blank.length) t.fail(`after detection, ${blank.length} records (status ${blank[0]!.status}) carry vcs ${JSON.stringify(blank[0]!.vcs)}`);
@@ -117,14 +116,14 @@ export const importCourseChecks: CheckSpec[] = [
     const r = await t.request({ method: 'PATCH', path: importPath(t), body: { vcs_username: 'conformance', vcs_password: 'conformance-secret-pw' } });
     if (!t.expectStatus(r, [200], 'PATCH with credentials')) return;
     const status = t.body<ImportRecord>(r)?.status;
-    if (status && UNDETECTED.includes(status)) t.fail(`after credentials the import is ${status}: detection restarted, not the import`);
+    if (status && IMPORT_UNDETECTED.includes(status)) t.fail(`after credentials the import is ${status}: detection restarted, not the import`);
   }),
   check('imports.large-files-record', 'has_large_files and large_files_count of the record agree with the large-file listing', 'imports.large-files', async (t) => {
     await start(t, { vcs: 'subversion', vcs_url: url(t, 'large') });
     const record = (await follow(t)).at(-1);
     const r = await t.request({ path: `${importPath(t)}/large_files` });
     const files = r.status === 200 && Array.isArray(r.json) ? r.json : [];
-    if (!record || !RESTING.includes(record.status) || !files.length) return t.skip('inconclusive', `the large URL listed ${files.length} large files (status ${record?.status})`);
+    if (!record || !IMPORT_RESTING.includes(record.status) || !files.length) return t.skip('inconclusive', `the large URL listed ${files.length} large files (status ${record?.status})`);
     const now = t.body<ImportRecord>(await t.request({ path: importPath(t) }));
     if (now?.has_large_files !== true) t.fail(`${files.length} large files are listed, yet has_large_files is ${JSON.stringify(now?.has_large_files)}`);
     if (now?.large_files_count !== files.length) t.fail(`${files.length} large files are listed, yet large_files_count is ${JSON.stringify(now?.large_files_count)}`);

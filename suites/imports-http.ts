@@ -1,6 +1,7 @@
 /** Requests the import checks share: starting an import (journaled for deletion) and following its course. */
 import type { Reply } from '../core/client.js';
 import type { CheckContext } from '../core/suite.js';
+import { IMPORT_RESTING } from '../spec/vocabulary.js';
 
 export interface ImportRecord {
   status: string;
@@ -15,8 +16,6 @@ export interface ImportRecord {
   vcs?: string | null;
 }
 
-/** Statuses an import rests in until something is done to it. */
-export const RESTING = ['complete', 'auth_failed', 'error', 'detection_needs_auth', 'detection_found_multiple', 'detection_found_nothing'];
 /** Bound on "eventually": polls and seconds. A course not finished within it is inconclusive, never a failure. */
 const MAX_POLLS = 40;
 const MAX_WAIT_MS = 60_000;
@@ -62,7 +61,7 @@ export async function start(t: CheckContext, body: Record<string, unknown>, repo
 }
 
 /** Polls GET /import until it rests (or `until` holds), returning every record seen in order. */
-export async function follow(t: CheckContext, until: (r: ImportRecord) => boolean = (r) => RESTING.includes(r.status)): Promise<ImportRecord[]> {
+export async function follow(t: CheckContext, until: (r: ImportRecord) => boolean = (r) => IMPORT_RESTING.includes(r.status)): Promise<ImportRecord[]> {
   const seen: ImportRecord[] = [];
   const deadline = Date.now() + MAX_WAIT_MS;
   for (let poll = 0; poll < MAX_POLLS && Date.now() < deadline; poll++) {

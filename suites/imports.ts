@@ -5,6 +5,7 @@
  * everywhere (it is retired) gets every check skipped with that reason.
  */
 import { LIMITS } from '../spec/limits.js';
+import { IMPORT_PROGRESSION } from '../spec/vocabulary.js';
 import { expectRefusal } from '../core/refusal.js';
 import type { Reply } from '../core/client.js';
 import type { CheckContext, CheckSpec, Suite } from '../core/suite.js';
@@ -68,7 +69,8 @@ export const importsSuite: Suite = {
     check('imports.importing-then-mapping', 'A clean import goes importing → mapping → pushing → complete, skipping none', 'imports.importing-then-mapping', async (t) => {
       await start(t, { vcs: 'subversion', vcs_url: url(t, 'ok') });
       const steps = course(await follow(t));
-      const expected = ['importing', 'mapping', 'pushing', 'complete'];
+      // vcs given: the import starts at importing, detection skipped.
+      const expected = IMPORT_PROGRESSION.filter((s) => s !== 'detecting');
       if (steps.join(' → ') !== expected.join(' → ')) t.fail(`observed ${steps.join(' → ')}, not ${expected.join(' → ')}`);
     }),
     check('imports.push-percent', 'While pushing, push_percent is reported, 0 to 100', 'imports.push-percent', async (t) => {

@@ -3,7 +3,7 @@
  * a catalogue endpoint as such (schema conformance, the cross-cutting rules checked per endpoint).
  */
 import type { Endpoint } from '../spec/catalogue.js';
-import { IMPORT_PROGRESSION } from '../spec/vocabulary.js';
+import { IMPORT_RUNNING } from '../spec/vocabulary.js';
 import type { Reply, RequestOptions } from '../core/client.js';
 import type { ProfileResources, TokenName } from '../core/profile.js';
 import { areasWritten, type CheckContext, type CheckSpec } from '../core/suite.js';
@@ -336,11 +336,13 @@ export async function ensureImport(t: CheckContext, who?: Identity, { settled = 
   if (r.status === 201 && settled) await follow(t, path, who);
 }
 
-/** The statuses an import moves on from by itself: the progression up to complete. */
-const RUNNING: readonly string[] = IMPORT_PROGRESSION.filter((s) => s !== 'complete');
-const running = (reply: Reply) => RUNNING.includes((reply.json as { status?: string } | undefined)?.status ?? '');
+const running = (reply: Reply) => IMPORT_RUNNING.includes((reply.json as { status?: string } | undefined)?.status ?? '');
 
-/** Follows a running import a few reads, until it stops running, so what it finds (authors, large files) is there to read. */
+/**
+ * Follows a running import a few reads, until it stops running, so what it finds (authors, large
+ * files) is there to read. A setup step, so unlike the import checks' patient follow (imports-http.ts)
+ * it judges no answer, never waits and never skips: a check grades whatever the import shows by then.
+ */
 async function follow(t: CheckContext, path: string, who?: Identity): Promise<void> {
   for (let i = 0; i < 8; i++) if (!running(await t.request({ path, ...as(who) }))) return;
 }

@@ -1,5 +1,5 @@
 /** Document 2, "Import record" and "Import author": what the reference remembers and how it shows it. */
-import type { ImportStatus } from '../../../spec/vocabulary.js';
+import { IMPORT_UNDETECTED, type ImportStatus } from '../../../spec/vocabulary.js';
 import type { HandlerContext } from '../../http.js';
 import type { Repo } from '../../world.js';
 import { detectVcs, largeFiles, PROJECT_CHOICES, TOTAL_COMMITS, type Frame, type Scenario } from './plan.js';
@@ -40,7 +40,6 @@ const STATUS_TEXT: Record<ImportStatus, string> = {
   detection_found_multiple: 'Several projects found at the URL: choose one',
 };
 
-const UNDETECTED: readonly ImportStatus[] = ['detecting', 'detection_needs_auth', 'detection_found_nothing', 'detection_found_multiple'];
 const GB = 1024 ** 3;
 
 export const frameOf = (rec: ImportRecord): Frame => rec.frames[rec.step]!;
@@ -57,7 +56,7 @@ export function renderImport(ctx: HandlerContext, rec: ImportRecord): Record<str
   const { status } = frame;
   const url = `${ctx.apiBase}/repos/${rec.repo.owner}/${rec.repo.name}`;
   const large = visibleLargeFiles(ctx, rec);
-  const vcs = rec.vcs ?? (UNDETECTED.includes(status) || rec.vcsUrl === null || ctx.fault('imports-detected-vcs-null') ? null : detectVcs(rec.vcsUrl));
+  const vcs = rec.vcs ?? (IMPORT_UNDETECTED.includes(status) || rec.vcsUrl === null || ctx.fault('imports-detected-vcs-null') ? null : detectVcs(rec.vcsUrl));
   const counted = ctx.fault('imports-has-large-files-false') ? [] : large;
   return {
     vcs,
