@@ -228,7 +228,7 @@ export class Client {
   redactResult(result: RunResult): RunResult {
     const current = (x: ExchangeRecord) => {
       const at = this.redactedWith.get(x.id);
-      return at === this.redactor.learned || (at !== undefined && !this.redactor.heldSince(at, JSON.stringify(x)));
+      return at === this.redactor.learned || (at !== undefined && !this.redactor.heldSince(at, x));
     };
     const transcript = result.transcript.map((x) => (current(x) ? x : this.redactor.strings(x)));
     return { ...this.redactor.strings({ ...result, transcript: [] }), transcript };

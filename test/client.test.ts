@@ -86,4 +86,16 @@ describe('the run\'s result, redacted at the end', () => {
     expect(byId(encoded.exchange).request.url).toContain('[REDACTED]');
     expect(byId(plain.exchange)).toBe(lateClient.transcript.find((x) => x.id === plain.exchange));
   });
+
+  it('finds a late secret that JSON would write escaped (a quote, a backslash) where an earlier exchange held it', async () => {
+    const late = 'late"quoted\\secret-7f3a';
+    const lateClient = new Client({ profile: referenceProfile(ref), names: vendorNames('service'), timeoutMs: 5000, maxRequests: 100 }, []);
+    const echoed = await lateClient.send({ path: `/search/issues?q=${late}` });
+    await lateClient.send({ path: '/rate_limit', as: { raw: `token ${late}` } });
+    const result = lateClient.redactResult({ transcript: lateClient.transcript } as unknown as RunResult);
+    const url = result.transcript.find((x) => x.id === echoed.exchange)!.request.url;
+    expect(lateClient.transcript.find((x) => x.id === echoed.exchange)!.request.url).toContain(late);
+    expect(url).not.toContain(late);
+    expect(url).toContain('[REDACTED]');
+  });
 });

@@ -9,7 +9,7 @@ import { headerSecrets, parseCredential, userPassword } from './credentials.js';
 import { MAX_JSON_DEPTH } from '../bounds.js';
 import { MASK, MIN_LEARNED_LENGTH, PEM, PEM_MASK, SecretNames, TOKEN_SHAPE, USERINFO, type RedactionRules } from './rules.js';
 import { Secrets } from './secrets.js';
-import { decode, mapJson, maskForm, maskPairs, someField } from './walk.js';
+import { decode, mapJson, maskForm, maskPairs, someField, someText } from './walk.js';
 
 /** Headers carrying `Scheme credentials`: the scheme stays readable (Bearer or Basic matters to a reader). */
 const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization'];
@@ -17,6 +17,8 @@ const FORM = /^application\/x-www-form-urlencoded\b/i;
 /** Texts remembered() keeps: short ones (URLs, names) repeat; a body's long text seldom does. */
 const MAX_REMEMBERED_TEXT = 256;
 const MAX_REMEMBERED_TEXTS = 20_000;
+/** How deep `strings` walks a structure: its bodies were bounded already, so deeper than one body. */
+const STRINGS_DEPTH = 2 * MAX_JSON_DEPTH;
 
 export class Redactor {
   readonly names: SecretNames;
@@ -35,9 +37,14 @@ export class Redactor {
     return this.secrets.size;
   }
 
-  /** Whether a JSON text, redacted when `count` secrets were known, may hold one learned since (see Secrets.heldSince). */
-  heldSince(count: number, json: string): boolean {
-    return this.secrets.heldSince(count, json);
+  /**
+   * Whether a structure `strings` would walk, redacted when `count` secrets were known, holds a form
+   * of one learned since: its strings are searched as they are (not as JSON would escape them), and
+   * nesting too deep to search counts as holding one.
+   */
+  heldSince(count: number, value: unknown): boolean {
+    const since = this.secrets.addedSince(count);
+    return since !== null && someText(value, (s) => since.test(s), STRINGS_DEPTH);
   }
 
   /** From now on `secret` (in any encoding) becomes `replacement` wherever it appears. */
@@ -115,7 +122,7 @@ export class Redactor {
 
   /** Every string of a structure (a whole report) through `text`; bodies in it were bounded already, so the depth allowed is larger. */
   strings<T>(value: T): T {
-    return mapJson(value, (s) => this.remembered(s), () => false, 2 * MAX_JSON_DEPTH) as T;
+    return mapJson(value, (s) => this.remembered(s), () => false, STRINGS_DEPTH) as T;
   }
 
   /**

@@ -20,8 +20,8 @@ export class Secrets {
   private readonly forms = new Map<string, Form>();
   /** The forms each secret added, in the order the secrets were learned. */
   private readonly added: string[][] = [];
-  /** For heldSince, per count: a pattern of the forms added since, or whether any text may hold them. */
-  private readonly since = new Map<number, RegExp | boolean>();
+  /** For addedSince, per count. */
+  private readonly since = new Map<number, RegExp | null>();
   private pattern: RegExp | null | undefined;
 
   /** How many secrets are known: a text redacted when it was the same needs no second pass. */
@@ -55,19 +55,15 @@ export class Secrets {
     this.since.clear();
   }
 
-  /**
-   * Whether a JSON text may hold a secret learned after the first `count`: one of their forms is in
-   * it, or a form is one JSON writes escaped (a quote, a backslash, a control character), which only
-   * a walk of the parsed strings would find.
-   */
-  heldSince(count: number, json: string): boolean {
+  /** A pattern finding any form of the secrets learned after the first `count`; null when none were. */
+  addedSince(count: number): RegExp | null {
     let since = this.since.get(count);
     if (since === undefined) {
       const forms = this.added.slice(count).flat();
-      since = forms.some((form) => JSON_ESCAPED.test(form)) ? true : forms.length ? new RegExp(forms.map(escape).join('|')) : false;
+      since = forms.length ? new RegExp(forms.map(escape).join('|')) : null;
       this.since.set(count, since);
     }
-    return typeof since === 'boolean' ? since : since.test(json);
+    return since;
   }
 
   scrub(text: string): string {
@@ -93,9 +89,6 @@ export class Secrets {
     return this.pattern;
   }
 }
-
-/** Characters JSON.stringify writes as escapes: a form holding one is not found in JSON text as it is. */
-const JSON_ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** Already redacted: a mask (or text carrying one) is never a secret to learn. */
 function isMasked(value: string): boolean {

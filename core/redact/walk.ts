@@ -91,6 +91,33 @@ export function someField(value: unknown, visit: (key: string, value: unknown) =
   return false;
 }
 
+/**
+ * Whether `test` accepts any string of a JSON value, keys included, without copying or serializing
+ * it; nesting past `maxDepth` answers true, as a walk that cannot look there must assume it does.
+ */
+export function someText(value: unknown, test: (s: string) => boolean, maxDepth = MAX_JSON_DEPTH): boolean {
+  const work: [source: unknown, depth: number][] = [[value, 0]];
+  for (let item = work.pop(); item; item = work.pop()) {
+    const [source, depth] = item;
+    if (typeof source === 'string') {
+      if (test(source)) return true;
+      continue;
+    }
+    if (source === null || typeof source !== 'object') continue;
+    if (depth >= maxDepth) return true;
+    if (Array.isArray(source)) {
+      for (const v of source) work.push([v, depth + 1]);
+      continue;
+    }
+    for (const k in source) {
+      if (!Object.hasOwn(source, k)) continue;
+      if (test(k)) return true;
+      work.push([(source as Record<string, unknown>)[k], depth + 1]);
+    }
+  }
+  return false;
+}
+
 /** A `__proto__` key of parsed JSON is defined, not assigned, so it stays a plain key (assignment is the fast path). */
 function put(target: Container, key: string | number, value: unknown): void {
   if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
