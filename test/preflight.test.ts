@@ -7,11 +7,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../reference/server.js';
 import { referenceProfile } from '../reference/profile.js';
 import { runConformance } from '../src/runner.js';
-import type { Clock } from '../core/client.js';
 import type { CheckResult, RunResult } from '../core/model.js';
 import {
   htmlBadGateway, passedOnNothing, rateLimitingOff, rateLimitingOffQuotas, refuseBearer, refuseVendorMediaType, rejectTokens, serverErrors, startAlteredReference, type AlteredReference,
 } from './helpers/altered-reference.js';
+import { virtualClock } from './helpers/virtual-clock.js';
 
 const ids = (checks: CheckResult[], pick: (c: CheckResult) => boolean) => checks.filter(pick).map((c) => c.id).sort();
 const failing = (r: RunResult) => ids(r.checks, (c) => c.outcome === 'fail' || c.outcome === 'warn');
@@ -146,8 +146,7 @@ describe.concurrent('no profile (a base URL only)', () => {
   it('runs the checks that need no token, anonymously, and says once what the rest need', async () => {
     // Anonymous, the run spends the minute's search window and waits for the next: on a clock the
     // target shares, which moves only when the run sleeps, that minute passes at once.
-    let now = Date.now();
-    const clock: Clock = { now: () => now, sleep: async (ms) => { now += ms; } };
+    const { clock } = virtualClock();
     const ref = await reference('', clock.now);
     const r = await runConformance({ baseUrl: ref.url, clock });
     expect(r.stopped).toBeUndefined();

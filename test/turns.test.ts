@@ -12,15 +12,9 @@ import { startReference, type RunningReference } from '../reference/server.js';
 import type { Clock } from '../core/client.js';
 import type { CheckResult, RunResult } from '../core/model.js';
 import { runConformance } from '../src/runner.js';
+import { virtualClock } from './helpers/virtual-clock.js';
 
 const INTERVAL_MS = 60_000;
-
-/** A clock that moves only when the run sleeps; each sleep is counted. */
-function virtualClock(): { clock: Clock; sleeps: number[] } {
-  let now = Date.now();
-  const sleeps: number[] = [];
-  return { sleeps, clock: { now: () => now, sleep: async (ms) => { sleeps.push(ms); now += ms; } } };
-}
 
 let reference: RunningReference;
 beforeAll(async () => {
