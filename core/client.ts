@@ -125,6 +125,15 @@ interface RateState {
   reset: number;
 }
 
+/**
+ * Per client, the check whose turn it is, in whose context a request is made; outside any, the
+ * client's `outside`. One store for the process, not one per client: Node keeps every store it has
+ * seen in the creation path of every later promise, so a process that ran a few hundred runs (a test
+ * file of fault runs) spent a fifth of its time there (measured). Keyed by a symbol of the client's,
+ * not the client: a timer started in a turn keeps the store, and must not keep the run.
+ */
+const TURNS = new AsyncLocalStorage<ReadonlyMap<symbol, Turn>>();
+
 export class Client {
   readonly transcript: ExchangeRecord[] = [];
   readonly byCategory: Record<string, number> = {};
@@ -138,8 +147,8 @@ export class Client {
   private waitedUntil = 0;
   /** Each run is its own session on a replaying proxy: sequences and synthesized counters start afresh. */
   private readonly session = `run-${randomUUID()}`;
-  /** The check whose turn it is, in whose context a request is made; outside any, `outside`. */
-  private readonly turns = new AsyncLocalStorage<Turn>();
+  /** This client's key in TURNS. */
+  private readonly turnKey = Symbol('turn');
   /** Exchanges made outside a check's turn (preflight, put-backs) since the last call of `take()`. */
   private readonly outside: Turn = { exchanges: [] };
   /** Per exchange, how many secrets the redactor knew before redacting it. */
@@ -168,7 +177,7 @@ export class Client {
   }
 
   private get turn(): Turn {
-    return this.turns.getStore() ?? this.outside;
+    return TURNS.getStore()?.get(this.turnKey) ?? this.outside;
   }
 
   /**
@@ -178,7 +187,7 @@ export class Client {
    */
   async within<T>(turn: Turn, fn: () => Promise<T>): Promise<T> {
     try {
-      return await this.turns.run(turn, fn);
+      return await TURNS.run(new Map(TURNS.getStore()).set(this.turnKey, turn), fn);
     } finally {
       delete turn.park;
     }

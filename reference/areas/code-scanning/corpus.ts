@@ -1,5 +1,5 @@
 /** The deterministic code-scanning alerts every reference starts with, dated relative to its start. */
-import { createHash } from 'node:crypto';
+import { sha1 } from '../../sha1.js';
 import { DISMISSED_REASONS, type AlertState } from '../../../spec/vocabulary.js';
 import type { AreaInit } from '../../area.js';
 import type { Repo } from '../../world.js';
@@ -84,13 +84,11 @@ const FILES = ['src/app', 'src/lib/query', 'src/util/paths', 'src/server/routes'
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 
-const sha = (text: string) => createHash('sha1').update(text).digest('hex');
-
 function instance(repo: Repo, i: number, ref: string, state: Instance['state'], r: Rule): Instance {
   const line = 10 + ((i * 13) % 200);
   return {
     ref, analysisKey: '.github/workflows/codeql.yml:analyze', category: '.github/workflows/codeql.yml:analyze/language:javascript',
-    environment: '{"language":"javascript"}', state, commitSha: sha(`${repo.owner}/${repo.name}:${i}:${ref}`),
+    environment: '{"language":"javascript"}', state, commitSha: sha1(`${repo.owner}/${repo.name}:${i}:${ref}`),
     message: `${r.description} at line ${line}.`,
     location: { path: `${FILES[i % FILES.length]}.js`, startLine: line, endLine: line + (i % 3), startColumn: 1 + (i % 9), endColumn: 20 + (i % 11) },
     classifications: i % 6 === 0 ? ['test'] : [],

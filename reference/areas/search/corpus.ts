@@ -3,7 +3,7 @@
  * requests, labels, milestones, code files and commits. Deterministic: timestamps are relative to
  * the reference's start, variety comes from a fixed integer mix, never from randomness.
  */
-import { createHash } from 'node:crypto';
+import { sha1 } from '../../sha1.js';
 import { LIMITS } from '../../../spec/limits.js';
 import type { AreaInit } from '../../area.js';
 import type { Repo } from '../../world.js';
@@ -176,6 +176,13 @@ const CODE: [string, string, string, string?][] = [
   ...Array.from({ length: BULK }, (_, n): [string, string, string] => ['acme/widgets', `examples/widget-${n + 1}.md`, `Example ${n + 1}: a widget in ${n + 1} lines.\n`]),
 ];
 
+/** Git's blob name of CODE[i]'s content, made once per process (one file is 384 KB): every corpus has the same. */
+const blobNames: string[] = [];
+function blobName(i: number): string {
+  const content = CODE[i]![2];
+  return (blobNames[i] ??= sha1(`blob ${Buffer.byteLength(content)}\0${content}`));
+}
+
 /**
  * [repository, commit count, message template]. Most acme/widgets commits name the keyword twice, few
  * three times and few once, so a first page of 100 in either order shows the best-match order.
@@ -219,7 +226,6 @@ function searchRepos(): Repo[] {
   }));
 }
 
-const sha1 = (s: string) => createHash('sha1').update(s).digest('hex');
 const fullName = (r: Repo) => `${r.owner}/${r.name}`;
 
 export function buildCorpus(init: AreaInit): Corpus {
@@ -301,7 +307,7 @@ export function buildCorpus(init: AreaInit): Corpus {
     if (!r) return;
     code.push({
       id: i + 1, repoId: r.id, path, content, branch: branch ?? DEFAULT_BRANCH, ref: sha1(`${name}@${branch ?? DEFAULT_BRANCH}`), indexedAt: t0 - (mix(i, 4) % 200) * HOUR,
-      sha: sha1(`blob ${Buffer.byteLength(content)}\0${content}`),
+      sha: blobName(i),
     });
   });
 
