@@ -27,14 +27,19 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): RunningCl
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => { stdout += d.toString(); });
   child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
+  // 'close', not 'exit': the process may have exited before its last output was read from the pipes.
+  let closed = false;
   const exited = new Promise<Exit>((resolve) => {
-    child.on('exit', (status, signal) => resolve({ status, signal, stdout, stderr }));
+    child.on('close', (status, signal) => {
+      closed = true;
+      resolve({ status, signal, stdout, stderr });
+    });
   });
   const untilStderr = (text: string, timeoutMs: number) => new Promise<void>((resolve, reject) => {
     const deadline = Date.now() + timeoutMs;
     const look = () => {
       if (stderr.includes(text)) return resolve();
-      if (child.exitCode !== null || child.signalCode !== null) return reject(new Error(`exited before "${text}" on stderr: ${stderr}`));
+      if (closed) return reject(new Error(`exited before "${text}" on stderr: ${stderr}`));
       if (Date.now() > deadline) return reject(new Error(`no "${text}" on stderr within ${timeoutMs} ms: ${stderr}`));
       setTimeout(look, 50);
     };

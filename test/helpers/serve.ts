@@ -20,7 +20,8 @@ export function serve(args: readonly string[], timeoutMs = 20_000): Promise<Serv
   let out = '';
   let err = '';
   child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  // 'close', not 'exit': read after `exited`, the output must be all of it.
+  const exited = new Promise<number | null>((done) => child.once('close', (code) => done(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
