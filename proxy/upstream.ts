@@ -1,9 +1,10 @@
 /**
- * Forwards one request to the upstream and buffers the whole answer (node:http, so nock can stand in
- * for a server in tests), within bounds: the body's size as sent and as decoded, the silence, the
- * whole time, and the client's patience (an exchange it left is ended).
+ * Forwards one request to the upstream and buffers the whole answer, within bounds: the body's size
+ * as sent and as decoded, the silence, the whole time, and the client's patience (an exchange it
+ * left is ended). node:http's request is looked up at each request, so that nock stands in for a
+ * server in tests whenever it was turned on, also after this module was loaded.
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import http, { type IncomingHttpHeaders } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
@@ -58,7 +59,7 @@ export interface UpstreamLimits {
 }
 
 export class Upstream {
-  private readonly agent: HttpAgent;
+  private readonly agent: http.Agent;
   private readonly base: URL;
   /** The API root without credentials and trailing slash: what fixtures record and replay rewrites. */
   readonly root: string;
@@ -73,7 +74,7 @@ export class Upstream {
     root.username = '';
     root.password = '';
     this.root = root.href.replace(/\/+$/, '');
-    this.agent = this.base.protocol === 'https:' ? new (https().Agent)({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+    this.agent = this.base.protocol === 'https:' ? new (https().Agent)({ keepAlive: true }) : new http.Agent({ keepAlive: true });
   }
 
   /** `pathAndQuery` is below the target's prefix; `headers` are end-to-end and lower-case; `left` aborts when the client has gone. */
@@ -85,7 +86,7 @@ export class Upstream {
     else delete sent['content-length'];
     const { idleMs, totalMs, maxBodyBytes } = this.limits;
     const started = performance.now();
-    const request = url.protocol === 'https:' ? https().request : httpRequest;
+    const request = url.protocol === 'https:' ? https().request : http.request;
     return new Promise((resolve, reject) => {
       let decoder: Transform | undefined;
       let settled = false;

@@ -4,10 +4,10 @@
  * passed or not. Child processes inherit TMPDIR, so what a spawned CLI leaves goes too.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 
-const dir = mkdtempSync(join(tmpdir(), 'file-'));
+// The run's folder, not tmpdir(): a worker runs several files, and tmpdir() is the last one's.
+const dir = mkdtempSync(join(process.env.CONFORMANCE_TEST_TMP!, 'file-'));
 process.env.TMPDIR = dir;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 export default function setup(): () => void {
   const dir = mkdtempSync(join(tmpdir(), 'conformance-tests-'));
   process.env.TMPDIR = dir;
+  process.env.CONFORMANCE_TEST_TMP = dir;
   const shared = join(dir, 'shared');
   mkdirSync(shared);
   process.env.CONFORMANCE_TEST_SHARED = shared;

@@ -1,9 +1,14 @@
 /** An https upstream, as the platform's own API is (nock stands in for it): recorded through TLS's module, then replayed. */
 import nock from 'nock';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProxy, PROXY_HEADER } from '../../proxy/server.js';
 import { call } from '../helpers/reference.js';
 import { tempCassette } from './helpers.js';
+
+// Test files share a worker: one that ran before this may have restored nock (turned it off).
+beforeAll(() => {
+  if (!nock.isActive()) nock.activate();
+});
 
 const UPSTREAM = 'https://api.upstream.test';
 

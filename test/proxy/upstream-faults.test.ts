@@ -7,6 +7,11 @@ import { createProxy, PROXY_HEADER, type RunningProxy } from '../../proxy/server
 import { call } from '../helpers/reference.js';
 import { cassetteFiles, tempCassette } from './helpers.js';
 
+// Test files share a worker: one that ran before this may have restored nock (turned it off).
+beforeAll(() => {
+  if (!nock.isActive()) nock.activate();
+});
+
 const UPSTREAM = 'http://upstream.test';
 /** Short, yet long enough that a loaded machine does not time out the answers that do come. */
 const IDLE_MS = 1000;
