@@ -1,6 +1,6 @@
 /** The deterministic code-scanning alerts every reference starts with, dated relative to its start. */
-import { sha1 } from '../../sha1.js';
 import { DISMISSED_REASONS, type AlertState } from '../../../spec/vocabulary.js';
+import { sha1 } from '../../sha1.js';
 import type { AreaInit } from '../../area.js';
 import type { Repo } from '../../world.js';
 

@@ -3,8 +3,8 @@
  * requests, labels, milestones, code files and commits. Deterministic: timestamps are relative to
  * the reference's start, variety comes from a fixed integer mix, never from randomness.
  */
-import { sha1 } from '../../sha1.js';
 import { LIMITS } from '../../../spec/limits.js';
+import { sha1 } from '../../sha1.js';
 import type { AreaInit } from '../../area.js';
 import type { Repo } from '../../world.js';
 
