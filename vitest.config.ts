@@ -34,6 +34,9 @@ class WaitingFirst extends BaseSequencer {
   }
 }
 
+/** Twice as many as cores: see maxWorkers. */
+const WORKERS = Math.max(2, availableParallelism() * 2);
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
@@ -41,13 +44,13 @@ export default defineConfig({
     setupFiles: ['test/file-temp.ts'],
     // Most of a run is waiting on X-Poll-Interval and the reference's clocks, not CPU: twice as
     // many workers as cores overlaps the waits (vitest's default, cores - 1, is one worker here).
-    maxWorkers: Math.max(2, availableParallelism() * 2),
+    maxWorkers: WORKERS,
     // Test files share their worker processes: the product's modules load and warm up once per
     // worker, not once per file (measured: 17% less CPU, collect 50 s -> 15 s). So a file sets up
     // at its start what it needs of the process (its TMPDIR in file-temp.ts, nock turned on). All
     // workers are kept to the end: with fewer kept than started, the run twice ended as the last
     // file began, on "Terminating worker thread" from the pool, that file unreported.
-    minWorkers: Math.max(2, availableParallelism() * 2),
+    minWorkers: WORKERS,
     poolOptions: { forks: { isolate: false } },
     sequence: { sequencer: WaitingFirst },
     // Whole runs side by side on a shared two-core machine take minutes at worst.
