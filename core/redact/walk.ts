@@ -96,23 +96,36 @@ export function someField(value: unknown, visit: (key: string, value: unknown) =
  * it; nesting past `maxDepth` answers true, as a walk that cannot look there must assume it does.
  */
 export function someText(value: unknown, test: (s: string) => boolean, maxDepth = MAX_JSON_DEPTH): boolean {
-  const work: [source: unknown, depth: number][] = [[value, 0]];
-  for (let item = work.pop(); item; item = work.pop()) {
-    const [source, depth] = item;
-    if (typeof source === 'string') {
-      if (test(source)) return true;
-      continue;
-    }
+  if (typeof value === 'string') return test(value);
+  // Two stacks, not one of [value, depth] pairs: a pair allocated per value cost more than the search.
+  const values: unknown[] = [value];
+  const depths: number[] = [0];
+  while (values.length) {
+    const source = values.pop();
+    const depth = depths.pop()!;
     if (source === null || typeof source !== 'object') continue;
     if (depth >= maxDepth) return true;
     if (Array.isArray(source)) {
-      for (const v of source) work.push([v, depth + 1]);
+      for (const v of source) {
+        if (typeof v === 'string') {
+          if (test(v)) return true;
+        } else if (v !== null && typeof v === 'object') {
+          values.push(v);
+          depths.push(depth + 1);
+        }
+      }
       continue;
     }
     for (const k in source) {
       if (!Object.hasOwn(source, k)) continue;
       if (test(k)) return true;
-      work.push([(source as Record<string, unknown>)[k], depth + 1]);
+      const v = (source as Record<string, unknown>)[k];
+      if (typeof v === 'string') {
+        if (test(v)) return true;
+      } else if (v !== null && typeof v === 'object') {
+        values.push(v);
+        depths.push(depth + 1);
+      }
     }
   }
   return false;
