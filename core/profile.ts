@@ -4,9 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { createAjv } from './ajv.js';
+import { compiledValidators } from './validators.js';
 import { EXIT, UserError } from './exit-codes.js';
-import { readPackageJson } from './paths.js';
 import type { TokenKind } from '../spec/tokens.js';
 
 export type TokenName =
@@ -56,21 +55,13 @@ export interface Profile {
   resources?: ProfileResources;
 }
 
-let compiled: ValidateFunction<Profile> | undefined;
-
-/** Compiled on the first profile read: a run against the built-in reference never compiles it. */
-function profileValidator(): ValidateFunction<Profile> {
-  if (compiled) return compiled;
-  compiled = createAjv({ allErrors: false, strict: true }).compile<Profile>(readPackageJson<object>('schemas', 'profile.schema.json'));
-  return compiled;
-}
-
 /**
  * Checks a parsed profile and resolves `env:NAME` values. `source` names it in errors; `baseUrl`, when
  * given (--base-url), stands in for a missing base_url.
  */
 export function parseProfile(data: unknown, source: string, env: NodeJS.ProcessEnv = process.env, baseUrl?: string): Profile {
-  const validate = profileValidator();
+  // Loaded on the first profile read: a run against the built-in reference never loads it.
+  const validate = compiledValidators().profile as ValidateFunction<Profile>;
   const given = baseUrl !== undefined && isObject(data) && !('base_url' in data) ? { ...data, base_url: baseUrl } : data;
   if (!validate(given)) throw new UserError(`profile ${source}: ${schemaError(validate.errors?.[0])}`, EXIT.usage);
   const profile = structuredClone(given);

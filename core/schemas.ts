@@ -5,11 +5,9 @@
  * state nullability is only a warning; a listed field that is absent is information, since
  * requiredness is not shown; in strict mode, fields the spec does not describe are information.
  */
-import { readdirSync } from 'node:fs';
-import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { createAjv } from './ajv.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import { EXIT, UserError } from './exit-codes.js';
-import { packagePath, readPackageJson } from './paths.js';
+import { compiledValidators, schemaFiles, validatorKey } from './validators.js';
 
 export interface Finding {
   /** JSON pointer into the graded value. */
@@ -23,92 +21,18 @@ export interface Grade {
   infos: Finding[];
 }
 
-const BASE = 'https://conformance.invalid/schemas/';
-const STRICT_BASE = 'https://conformance.invalid/schemas/strict/';
 /** Schemas that describe files, not API resources. */
 const NOT_RESOURCES = new Set(['common', 'profile', 'report', 'har']);
 
 type Schema = Record<string, unknown>;
 
-/** The keyword, added to the compiled copies only, that notes absent listed fields without failing. */
-const LISTED = 'listedFields';
-
 function loadSchemas(): Map<string, Schema> {
   const out = new Map<string, Schema>();
-  for (const file of readdirSync(packagePath('schemas')).filter((f) => f.endsWith('.schema.json')).sort()) {
-    out.set(file.replace('.schema.json', ''), readPackageJson<Schema>('schemas', file));
-  }
-  return out;
-}
-
-/**
- * A copy in which every object schema that lists properties also notes which of them are absent:
- * all listed fields except the deprecated, the stated-optional (`x-optional`) and the
- * stated-absent (`false`) ones. `if` conditions are left alone: they only choose a branch.
- */
-function withListed(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withListed);
-  if (!node || typeof node !== 'object') return node;
-  const out: Schema = {};
-  for (const [k, v] of Object.entries(node)) out[k] = k === 'if' ? v : withListed(v);
-  const props = out.properties as Record<string, unknown> | undefined;
-  if (props) {
-    const listed = Object.entries(props).filter(([, p]) => p !== false && !(p as Schema).deprecated && !(p as Schema)['x-optional']).map(([name]) => name);
-    if (listed.length) out[LISTED] = listed;
-  }
-  return out;
-}
-
-/** A copy that refuses undescribed properties wherever properties are described (strict mode). */
-function strictCopy(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(strictCopy);
-  if (!node || typeof node !== 'object') return node;
-  const out: Schema = {};
-  for (const [k, v] of Object.entries(node)) out[k] = k === '$id' && typeof v === 'string' ? v.replace(BASE, STRICT_BASE) : strictCopy(v);
-  if ('properties' in out && !('unevaluatedProperties' in out)) out.unevaluatedProperties = false;
+  for (const [file, text] of schemaFiles()) out.set(file.replace('.schema.json', ''), JSON.parse(text) as Schema);
   return out;
 }
 
 const SCHEMAS = loadSchemas();
-/** Absent listed fields seen by the validation running now (validation is synchronous). */
-let absent: Finding[] = [];
-let ajv: Ajv2020 | undefined;
-
-/** The schema compiler, set up on the first grade (each schema compiles when first used): loading this module costs little. */
-function compiler(): Ajv2020 {
-  if (ajv) return ajv;
-  ajv = createAjv({ allErrors: true, strict: true, strictRequired: false });
-  ajv.addKeyword('x-optional');
-  ajv.addKeyword({
-    keyword: LISTED,
-    type: 'object',
-    schemaType: 'array',
-    errors: false,
-    validate: (fields: string[], data: Record<string, unknown>, _parent: unknown, cxt?: { instancePath: string }) => {
-      for (const f of fields) if (!(f in data)) absent.push({ path: `${cxt?.instancePath ?? ''}/${f}`, message: `field "${f}" absent (requiredness not shown)` });
-      return true;
-    },
-  });
-  for (const [name, schema] of SCHEMAS) {
-    if (name === 'profile' || name === 'report') continue;
-    const graded = withListed(schema) as Schema;
-    ajv.addSchema(graded);
-    ajv.addSchema(strictCopy(graded) as Schema);
-  }
-  return ajv;
-}
-const compiled = new Map<string, ValidateFunction>();
-
-function validator(name: string, list: boolean, strict: boolean): ValidateFunction {
-  const key = `${name}|${list}|${strict}`;
-  let v = compiled.get(key);
-  if (!v) {
-    const id = `${strict ? STRICT_BASE : BASE}${name}.schema.json`;
-    v = list ? compiler().compile({ type: 'array', items: { $ref: id } }) : compiler().getSchema(id)!;
-    compiled.set(key, v);
-  }
-  return v;
-}
 
 export function schemaNames(): string[] {
   return [...SCHEMAS.keys()].filter((n) => !NOT_RESOURCES.has(n));
@@ -162,10 +86,11 @@ export function grade(name: string, value: unknown, opts: { list?: boolean; stri
     seen.add(key);
     list.push({ path, message });
   };
-  const validate = validator(name, opts.list ?? false, opts.strict ?? false);
-  absent = [];
-  validate(value);
-  for (const f of absent) add(grade.infos, f.path, f.message);
+  const validate = compiledValidators().resources[validatorKey(name, opts.list ?? false, opts.strict ?? false)]!;
+  // The validators note each absent listed field here (scripts/validators.ts).
+  const sink = { absent: [] as [path: string, field: string][] };
+  validate.call(sink, value);
+  for (const [path, field] of sink.absent) add(grade.infos, `${path}/${field}`, `field "${field}" absent (requiredness not shown)`);
   for (const e of validate.errors ?? []) {
     // if/then and anyOf wrappers only repeat what their branches already said.
     if (e.keyword === 'if' || e.keyword === 'anyOf') continue;

@@ -119,6 +119,16 @@ describe('each command loads only the modules it uses', () => {
   });
 });
 
+describe('the schema compiler (ajv), used at build time only', () => {
+  it('is loaded by no shipped module, only by scripts/validators.ts: runs use the validators it compiled', () => {
+    const shipped = ['core', 'src', 'spec', 'suites', 'reference', 'proxy', 'reports'].flatMap((d) => readdirSync(join(ROOT, d), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts')).map((f) => `${d}/${f.split('\\').join('/')}`));
+    const loadsAjv = (f: string) => /require\('ajv|^import (?!type )[^;]*from 'ajv/m.test(readFileSync(join(ROOT, f), 'utf8'));
+    expect(shipped.filter(loadsAjv)).toEqual([]);
+    expect(loadsAjv('scripts/validators.ts')).toBe(true);
+  });
+});
+
 describe('vitest, a peer dependency of conformance/vitest only', () => {
   const shipped = ['core', 'src', 'spec', 'suites', 'reference', 'proxy', 'reports'].flatMap((d) => readdirSync(join(ROOT, d), { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.ts')).map((f) => `${d}/${f.split('\\').join('/')}`));

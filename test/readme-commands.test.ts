@@ -40,7 +40,7 @@ const SUBSTITUTIONS: [from: RegExp, to: (match: string) => string, why: string][
   [/\bfixtures\/reference-full-run\b/g, () => packagePath('fixtures', 'reference-full-run'), "the clone's bundled cassette, from the test's empty folder"],
   // `npm test` has built dist/ before the tests; building it again would change it under them. A
   // script that does not exist stays as written, for npm to refuse.
-  [/^npm run (\S+)$/, (m) => scripts[m.slice('npm run '.length)]?.replace(/^tsc -p tsconfig\.json && node dist\//, `"${process.execPath}" ${packagePath('dist')}/`) ?? m, "a script's command without its build step"],
+  [/^npm run (\S+)$/, (m) => scripts[m.slice('npm run '.length)]?.replace(/^npm run build && node dist\//, `"${process.execPath}" ${packagePath('dist')}/`) ?? m, "a script's command without its build step"],
 ];
 
 const substitute = (command: string) => asHere(SUBSTITUTIONS.reduce((line, [from, to]) => line.replace(from, to), command), ports);
