@@ -7,7 +7,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import { request as undiciRequest } from 'undici';
+import type * as Undici from 'undici';
 import { SESSION_HEADER } from './protocol.js';
 import { matchEndpoint } from '../spec/catalogue.js';
 import type { VendorNames } from '../spec/vendor.js';
@@ -17,6 +17,10 @@ import type { Profile, TokenName } from './profile.js';
 import { urlSecrets } from './redact/credentials.js';
 import { Redactor } from './redact/redactor.js';
 import { DEFAULT_MAX_TOTAL_WAIT_S, DEFAULT_MAX_WAIT_S, TOTAL_TIMEOUT_MS } from './client-defaults.js';
+
+let undiciModule: Promise<typeof Undici> | undefined;
+/** undici, loaded with the first request: the commands that only plan or list checks (--list, openapi) never send one. */
+const undici = () => (undiciModule ??= import('undici'));
 
 export interface ClientOptions {
   profile: Profile;
@@ -344,6 +348,7 @@ export class Client {
     };
     this.transcript.push(record);
     this.turn.exchanges.push(record.id);
+    const { request } = await undici();
     const started = this.clock.now();
     let status: number;
     let responseHeaders: Record<string, string>;
@@ -353,7 +358,7 @@ export class Client {
     const whole = deadline(totalMs, signal);
     try {
       // undici's request() does not follow redirects: a 301 is seen as a 301.
-      const res = await undiciRequest(url, {
+      const res = await request(url, {
         method: method as 'GET', headers, body: payload, headersTimeout: this.opts.timeoutMs, bodyTimeout: this.opts.timeoutMs, signal: whole.signal,
       });
       status = res.statusCode;

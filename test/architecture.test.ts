@@ -120,6 +120,7 @@ describe('each command loads only the modules it uses', () => {
 });
 
 describe('the schema compiler (ajv), used at build time only', () => {
+  // The compiled validators require only Ajv's small runtime helpers (ajv/dist/runtime/), not the compiler.
   it('is loaded by no shipped module, only by scripts/validators.ts: runs use the validators it compiled', () => {
     const shipped = ['core', 'src', 'spec', 'suites', 'reference', 'proxy', 'reports'].flatMap((d) => readdirSync(join(ROOT, d), { recursive: true, encoding: 'utf8' })
       .filter((f) => f.endsWith('.ts')).map((f) => `${d}/${f.split('\\').join('/')}`));
