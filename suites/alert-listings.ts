@@ -43,12 +43,15 @@ function follow(t: CheckContext, l: Listing, url: string): string | undefined {
   return path;
 }
 
-/** Every alert of a listing, following rel="next" (by page number when no Link is sent), at most `pages` pages. */
-async function everything(t: CheckContext, l: Listing, query: string, pages = 20): Promise<Alert[] | undefined> {
+/** How many pages `everything` reads at most. */
+const PAGES = 20;
+
+/** Every alert of a listing, following rel="next" (by page number when no Link is sent), at most PAGES pages; `settled` as for `alerts`. */
+async function everything(t: CheckContext, l: Listing, query: string, settled = false): Promise<Alert[] | undefined> {
   const seen: Alert[] = [];
   let path: string | undefined = l.path(t, `?per_page=${LIMITS.codeScanning.maxPerPage}${query}`);
-  for (let page = 1; path && page <= pages; page++) {
-    const got: { reply: Reply; items: Alert[] } | undefined = await alerts(t, path);
+  for (let page = 1; path && page <= PAGES; page++) {
+    const got: { reply: Reply; items: Alert[] } | undefined = await alerts(t, path, settled);
     if (!got) return undefined;
     seen.push(...got.items);
     const next = link(got.reply, 'next');
@@ -245,7 +248,7 @@ const orgCoversRepositories: CheckSpec = {
     const org = t.resources.org!;
     const repos = [t.resources.public_repo, t.resources.private_repo].filter((r): r is string => !!r && r.startsWith(`${org}/`));
     if (!repos.length) return t.skip('missing-resource', `neither public_repo nor private_repo belongs to ${org}`);
-    const listed = await everything(t, ORG, '');
+    const listed = await everything(t, ORG, '', true);
     if (!listed) return;
     let compared = 0;
     for (const repo of repos) {
@@ -265,7 +268,7 @@ const orgOwnRepositories: CheckSpec = {
   id: 'alerts.org-own-repositories', title: "The organization listing lists only alerts of the organization's own repositories",
   requirement: 'alerts.org-default-branch', needs: ORG.needs,
   async run(t) {
-    const listed = await everything(t, ORG, '');
+    const listed = await everything(t, ORG, '', true);
     if (!listed) return;
     const named = listed.filter((a) => typeof fullName(a) === 'string');
     if (!named.length) return t.skip('inconclusive', `no alert of ${ORG.what} names its repository's full_name`);
@@ -305,7 +308,7 @@ const orgInstanceDefaultBranch: CheckSpec = {
   id: 'alerts.org-instance-default-branch', title: "The organization listing's most_recent_instance describes each repository's one default branch",
   requirement: 'alerts.most-recent-instance-ref', needs: ORG.needs,
   async run(t) {
-    const listed = await everything(t, ORG, '');
+    const listed = await everything(t, ORG, '', true);
     if (!listed) return;
     const refs = new Map<string, Set<string>>();
     for (const a of listed) {

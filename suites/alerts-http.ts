@@ -14,8 +14,13 @@ export interface Alert {
 
 export interface AlertState { state: string; dismissed_by: unknown; dismissed_at: unknown; dismissed_reason: unknown }
 
-export async function alerts(t: CheckContext, path: string): Promise<{ reply: Reply; items: Alert[] } | undefined> {
-  const reply = await t.request({ path });
+/**
+ * A listing of alerts, judged to be a 200 with an array. `settled`: it is read for what no check
+ * changes during a run (which repository each alert is of, its ref and tool), so a listing the run
+ * already read at this URL serves (the client's `reuse`): a dismissal changes only an alert's state.
+ */
+export async function alerts(t: CheckContext, path: string, settled = false): Promise<{ reply: Reply; items: Alert[] } | undefined> {
+  const reply = await t.request({ path, reuse: settled });
   if (!t.expectStatus(reply, [200], `GET ${path}`)) return undefined;
   const items = t.body<Alert[]>(reply);
   if (!Array.isArray(items)) return (t.fail(`GET ${path} did not answer an array`), undefined);

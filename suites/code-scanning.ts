@@ -80,7 +80,7 @@ export const codeScanningSuite: Suite = {
       id: 'alerts.repository-in-org-listing', title: 'The organization listing gives each alert its repository', requirement: 'alerts.repository-in-org-listing',
       needs: { tokens: ['classic'], resources: ['org'] },
       async run(t) {
-        const got = await alerts(t, `/orgs/${t.resources.org}/code-scanning/alerts?per_page=100`);
+        const got = await alerts(t, `/orgs/${t.resources.org}/code-scanning/alerts?per_page=100`, true);
         if (got && !got.items.length) return t.skip('inconclusive', `the organization listing of ${t.resources.org} is empty`);
         const missing = got?.items.filter((a) => !a.repository || typeof a.repository !== 'object') ?? [];
         if (missing.length) t.fail(`${missing.length} alerts lack repository, e.g. number ${missing[0]!.number}`);
@@ -90,7 +90,7 @@ export const codeScanningSuite: Suite = {
       id: 'alerts.org-default-branch', title: 'The organization listing covers default branches only', requirement: 'alerts.org-default-branch',
       needs: { tokens: ['classic'], resources: ['org'] },
       async run(t) {
-        const got = await alerts(t, `/orgs/${t.resources.org}/code-scanning/alerts?per_page=100`);
+        const got = await alerts(t, `/orgs/${t.resources.org}/code-scanning/alerts?per_page=100`, true);
         if (got && !got.items.length) return t.skip('inconclusive', `the organization listing of ${t.resources.org} is empty`);
         if (got && !got.items.some((a) => typeof a.most_recent_instance?.ref === 'string')) return t.skip('inconclusive', `no alert of ${t.resources.org}'s listing gives most_recent_instance.ref: no branch to judge`);
         const pulls = got?.items.filter((a) => /^refs\/pull\//.test(a.most_recent_instance?.ref ?? '')) ?? [];
