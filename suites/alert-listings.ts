@@ -79,7 +79,7 @@ const toolFilters = (l: Listing, which: readonly ('tool_name' | 'tool_guid')[]):
   id: `${l.prefix}${which.length > 1 ? 'tool-filters' : 'tool-guid-filter'}`, title: `${which.join(' and ')} list only that tool's alerts (${l.what})`,
   requirement: 'alerts.tool-filters', needs: l.needs,
   async run(t) {
-    const all = await alerts(t, l.path(t, '?per_page=100'));
+    const all = await alerts(t, l.path(t, '?per_page=100'), true);
     if (!all) return;
     let probed = 0;
     for (const param of which) {
@@ -113,7 +113,7 @@ const sortDirection = (l: Listing): CheckSpec => ({
   id: `${l.prefix}sort-direction`, title: `Default order is created, descending; direction=asc reverses it (${l.what})`, requirement: 'alerts.direction', needs: l.needs,
   async run(t) {
     for (const [query, sign] of [['', -1], ['&direction=asc', 1], ['&sort=created&direction=desc', -1]] as const) {
-      const got = await alerts(t, l.path(t, `?per_page=100${query}`));
+      const got = await alerts(t, l.path(t, `?per_page=100${query}`), true);
       const times = got?.items.map((a) => Date.parse(a.created_at)) ?? [];
       if (new Set(times).size < 2) return t.skip('inconclusive', `${l.what} lists fewer than two creation times`);
       const at = times.findIndex((x, i) => i > 0 && Math.sign(x - times[i - 1]!) === -sign);
@@ -128,9 +128,9 @@ const perPage = (l: Listing): CheckSpec => ({
   requirement: 'alerts.per-page', needs: l.needs,
   async run(t) {
     const { maxPerPage, defaultPerPage } = LIMITS.codeScanning;
-    const wide = await alerts(t, l.path(t, `?per_page=${maxPerPage}`));
-    const plain = await alerts(t, l.path(t));
-    const over = await alerts(t, l.path(t, `?per_page=${maxPerPage + 1}`));
+    const wide = await alerts(t, l.path(t, `?per_page=${maxPerPage}`), true);
+    const plain = await alerts(t, l.path(t), true);
+    const over = await alerts(t, l.path(t, `?per_page=${maxPerPage + 1}`), true);
     if (!wide || !plain) return;
     if (over && over.items.length > maxPerPage) t.fail(`${l.what}: per_page=${maxPerPage + 1} listed ${over.items.length} alerts`);
     const expected = Math.min(defaultPerPage, wide.items.length);
@@ -145,7 +145,7 @@ const cursors = (l: Listing): CheckSpec => ({
   requirement: 'alerts.cursors', needs: l.needs,
   async run(t) {
     const size = 5;
-    const all = await alerts(t, l.path(t, '?per_page=100'));
+    const all = await alerts(t, l.path(t, '?per_page=100'), true);
     if (!all) return;
     if (all.items.length <= 2 * size) return t.skip('inconclusive', `${l.what} has ${all.items.length} alerts: fewer than three pages of ${size}`);
     const pages: { reply: Reply; items: Alert[] }[] = [];
@@ -174,7 +174,7 @@ const pageNumbers = (l: Listing): CheckSpec => ({
   id: `${l.prefix}page-numbers`, title: `page=1 and page=2 list the first and second pages; no page is page 1 (${l.what})`, requirement: 'alerts.page', needs: l.needs,
   async run(t) {
     const size = 5;
-    const wide = await alerts(t, l.path(t, '?per_page=100'));
+    const wide = await alerts(t, l.path(t, '?per_page=100'), true);
     if (!wide) return;
     if (wide.items.length <= size) return t.skip('inconclusive', `${l.what} has ${wide.items.length} alerts: no second page of ${size}`);
     for (const [query, from] of [[`?per_page=${size}`, 0], [`?per_page=${size}&page=1`, 0], [`?per_page=${size}&page=2`, size]] as const) {
@@ -208,7 +208,7 @@ const repositoryOnlyInOrgListing: CheckSpec = {
   id: 'alerts.repository-only-in-org-listing', title: 'Alerts of the repository listing and the single-alert read carry no repository',
   requirement: 'alerts.repository-in-org-listing', needs: REPO.needs,
   async run(t) {
-    const got = await alerts(t, REPO.path(t, '?per_page=100'));
+    const got = await alerts(t, REPO.path(t, '?per_page=100'), true);
     const embedding = got?.items.filter((a) => 'repository' in a) ?? [];
     if (embedding.length) t.fail(`the repository listing embeds repository in ${embedding.length} alerts, e.g. number ${embedding[0]!.number}`);
     const number = got?.items[0]?.number;
@@ -284,7 +284,7 @@ const instanceDefaultBranch: CheckSpec = {
   id: 'alerts.instance-default-branch', title: 'With no ref requested, most_recent_instance describes the default branch (listing and single alert)',
   requirement: 'alerts.most-recent-instance-ref', needs: REPO.needs,
   async run(t) {
-    const got = await alerts(t, REPO.path(t, '?per_page=100'));
+    const got = await alerts(t, REPO.path(t, '?per_page=100'), true);
     if (!got) return;
     const refs = [...new Set(got.items.map((a) => a.most_recent_instance?.ref).filter((r): r is string => typeof r === 'string'))];
     if (!refs.length) return t.skip('inconclusive', 'no alert of the listing names most_recent_instance.ref');
@@ -384,7 +384,7 @@ const orgScopesRequired: CheckSpec = {
 const refShortForm: CheckSpec = {
   id: 'alerts.ref-short-form', title: 'ref=<branch> lists what ref=refs/heads/<branch> lists', requirement: 'alerts.ref-filter', needs: REPO.needs,
   async run(t) {
-    const plain = await alerts(t, REPO.path(t, '?per_page=100'));
+    const plain = await alerts(t, REPO.path(t, '?per_page=100'), true);
     const full = plain?.items.map((a) => a.most_recent_instance?.ref).find((r) => r?.startsWith('refs/heads/'));
     if (!full) return t.skip('inconclusive', 'no listed alert names a refs/heads/ branch');
     const branch = full.slice('refs/heads/'.length);

@@ -16,8 +16,9 @@ export interface AlertState { state: string; dismissed_by: unknown; dismissed_at
 
 /**
  * A listing of alerts, judged to be a 200 with an array. `settled`: it is read for what no check
- * changes during a run (which repository each alert is of, its ref and tool), so a listing the run
- * already read at this URL serves (the client's `reuse`): a dismissal changes only an alert's state.
+ * changes during a run (which alerts there are, their order of creation, and each one's
+ * repository, ref and tool), so a listing the run already read at this URL serves (the client's
+ * `reuse`): a dismissal changes only an alert's state, and no request creates or deletes an alert.
  */
 export async function alerts(t: CheckContext, path: string, settled = false): Promise<{ reply: Reply; items: Alert[] } | undefined> {
   const reply = await t.request({ path, reuse: settled });
