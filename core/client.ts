@@ -90,8 +90,8 @@ export interface RequestOptions {
   /**
    * A GET this run already had answered with a 2xx (or, conditional, with a 304) is not sent again:
    * that reply is returned. For controls, repeated reads of fixed data (search), so they cost no
-   * rate-limit window; reads for what no check changes during a run (a read thread, which
-   * repository an alert is of), so they cost no request; and a conditional request another check
+   * rate-limit window; reads for what no request of the run changes (which repository an alert is
+   * of), so they cost no request; and a conditional request another check
    * just polled, so it costs no poll interval.
    */
   reuse?: boolean;

@@ -56,13 +56,9 @@ export function compiledValidators(): CompiledValidators {
   } catch (err) {
     throw new UserError(`the compiled schema validators (${VALIDATORS_FILE}) could not be loaded (${(err as Error).message.split('\n')[0]}): run npm run build`, EXIT.usage);
   }
-  const stale = staleness(module.hash, schemasHash());
-  if (stale) throw new UserError(stale, EXIT.usage);
+  if (module.hash !== schemasHash()) {
+    throw new UserError(`the compiled schema validators (${VALIDATORS_FILE}) were made from other schemas than those in schemas/: run npm run build`, EXIT.usage);
+  }
   loaded = module;
   return loaded;
-}
-
-/** Why a module made from schemas hashing `made` cannot grade by schemas hashing `now`; undefined when it can. */
-export function staleness(made: string, now: string): string | undefined {
-  return made === now ? undefined : `the compiled schema validators (${VALIDATORS_FILE}) were made from other schemas than those in schemas/: run npm run build`;
 }

@@ -46,12 +46,12 @@ function follow(t: CheckContext, l: Listing, url: string): string | undefined {
 /** How many pages `everything` reads at most. */
 const PAGES = 20;
 
-/** Every alert of a listing, following rel="next" (by page number when no Link is sent), at most PAGES pages; `settled` as for `alerts`. */
-async function everything(t: CheckContext, l: Listing, query: string, settled = false): Promise<Alert[] | undefined> {
+/** Every alert of a listing, following rel="next" (by page number when no Link is sent), at most PAGES pages; `reuse` as for `alerts`. */
+async function everything(t: CheckContext, l: Listing, query: string, reuse = false): Promise<Alert[] | undefined> {
   const seen: Alert[] = [];
   let path: string | undefined = l.path(t, `?per_page=${LIMITS.codeScanning.maxPerPage}${query}`);
   for (let page = 1; path && page <= PAGES; page++) {
-    const got: { reply: Reply; items: Alert[] } | undefined = await alerts(t, path, settled);
+    const got: { reply: Reply; items: Alert[] } | undefined = await alerts(t, path, reuse);
     if (!got) return undefined;
     seen.push(...got.items);
     const next = link(got.reply, 'next');
@@ -128,9 +128,9 @@ const perPage = (l: Listing): CheckSpec => ({
   requirement: 'alerts.per-page', needs: l.needs,
   async run(t) {
     const { maxPerPage, defaultPerPage } = LIMITS.codeScanning;
-    const wide = await alerts(t, l.path(t, `?per_page=${maxPerPage}`), true);
-    const plain = await alerts(t, l.path(t), true);
-    const over = await alerts(t, l.path(t, `?per_page=${maxPerPage + 1}`), true);
+    const wide = await alerts(t, l.path(t, `?per_page=${maxPerPage}`));
+    const plain = await alerts(t, l.path(t));
+    const over = await alerts(t, l.path(t, `?per_page=${maxPerPage + 1}`));
     if (!wide || !plain) return;
     if (over && over.items.length > maxPerPage) t.fail(`${l.what}: per_page=${maxPerPage + 1} listed ${over.items.length} alerts`);
     const expected = Math.min(defaultPerPage, wide.items.length);
@@ -145,7 +145,7 @@ const cursors = (l: Listing): CheckSpec => ({
   requirement: 'alerts.cursors', needs: l.needs,
   async run(t) {
     const size = 5;
-    const all = await alerts(t, l.path(t, '?per_page=100'), true);
+    const all = await alerts(t, l.path(t, '?per_page=100'));
     if (!all) return;
     if (all.items.length <= 2 * size) return t.skip('inconclusive', `${l.what} has ${all.items.length} alerts: fewer than three pages of ${size}`);
     const pages: { reply: Reply; items: Alert[] }[] = [];
@@ -174,7 +174,7 @@ const pageNumbers = (l: Listing): CheckSpec => ({
   id: `${l.prefix}page-numbers`, title: `page=1 and page=2 list the first and second pages; no page is page 1 (${l.what})`, requirement: 'alerts.page', needs: l.needs,
   async run(t) {
     const size = 5;
-    const wide = await alerts(t, l.path(t, '?per_page=100'), true);
+    const wide = await alerts(t, l.path(t, '?per_page=100'));
     if (!wide) return;
     if (wide.items.length <= size) return t.skip('inconclusive', `${l.what} has ${wide.items.length} alerts: no second page of ${size}`);
     for (const [query, from] of [[`?per_page=${size}`, 0], [`?per_page=${size}&page=1`, 0], [`?per_page=${size}&page=2`, size]] as const) {

@@ -15,13 +15,14 @@ export interface Alert {
 export interface AlertState { state: string; dismissed_by: unknown; dismissed_at: unknown; dismissed_reason: unknown }
 
 /**
- * A listing of alerts, judged to be a 200 with an array. `settled`: it is read for what no check
- * changes during a run (which alerts there are, their order of creation, and each one's
- * repository, ref and tool), so a listing the run already read at this URL serves (the client's
- * `reuse`): a dismissal changes only an alert's state, and no request creates or deletes an alert.
+ * A listing of alerts, judged to be a 200 with an array. `reuse`: the listing is judged on its own
+ * for what no request of the run changes (each alert's repository, ref and tool, the order of
+ * creation), so one the run already read at this URL serves (the client's `reuse`): a dismissal
+ * changes only an alert's state. A listing compared with pages read now is read afresh instead: a
+ * live server's analyses may add alerts during a run.
  */
-export async function alerts(t: CheckContext, path: string, settled = false): Promise<{ reply: Reply; items: Alert[] } | undefined> {
-  const reply = await t.request({ path, reuse: settled });
+export async function alerts(t: CheckContext, path: string, reuse = false): Promise<{ reply: Reply; items: Alert[] } | undefined> {
+  const reply = await t.request({ path, reuse });
   if (!t.expectStatus(reply, [200], `GET ${path}`)) return undefined;
   const items = t.body<Alert[]>(reply);
   if (!Array.isArray(items)) return (t.fail(`GET ${path} did not answer an array`), undefined);

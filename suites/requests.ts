@@ -179,8 +179,7 @@ export const UNCHANGING_WRITES: Readonly<Record<string, UnchangingWrite>> = {
   'notifications.thread-mark-read': {
     needs: [],
     async request(t, who) {
-      // A thread read stays read (the API offers no way to mark one unread): a listing read earlier in the run finds one as well.
-      const list = await t.request({ path: '/notifications?all=true&per_page=50', ...as(who), reuse: true });
+      const list = await t.request({ path: '/notifications?all=true&per_page=50', ...as(who) });
       const read = (Array.isArray(list.json) ? list.json : []).find((x: { unread?: unknown; id?: unknown }) => x.unread === false && typeof x.id === 'string') as { id: string } | undefined;
       if (!read) return t.skip('missing-resource', 'no read thread among the 50 newest: marking an unread one read would change it');
       return { method: 'PATCH', path: `/notifications/threads/${read.id}` };
